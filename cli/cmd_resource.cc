@@ -1,0 +1,76 @@
+// set-property, get-property, set-status, get-status (spec/cli.md
+// §5.9-§5.12, traversal.md §15).
+#include <iostream>
+
+#include "cli/command_table.h"
+#include "traversers/status.h"
+
+namespace rq {
+
+Next cmd_set_property(Session& s, const Args& args) {
+    if (args.size() != 3) return malformed();
+    const std::string& path = args[1];
+    const std::string& kv = args[2];
+    auto eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0 || eq == kv.size() - 1) {
+        s.out() << "Incorrect input format. \n"
+                << "Please use `set-property <resource> PROPERTY=VALUE`.\n";
+        return Next::kContinue;
+    }
+    auto vertices = s.graph->at_path(path);
+    if (vertices.empty()) {
+        s.out() << "Couldn't find path " << path << " in resource graph.\n";
+        return Next::kContinue;
+    }
+    for (VertexId v : vertices) s.graph->set_property(v, kv.substr(0, eq), kv.substr(eq + 1));
+    return Next::kContinue;
+}
+
+Next cmd_get_property(Session& s, const Args& args) {
+    if (args.size() != 2) return malformed();
+    const std::string& path = args[1];
+    auto vertices = s.graph->at_path(path);
+    if (vertices.empty()) {
+        s.out() << "Could not find path " << path << " in resource graph.\n";
+        return Next::kContinue;
+    }
+    for (VertexId v : vertices) {
+        const PropertyMap* props = s.graph->properties(v);
+        if (props == nullptr) {
+            s.out() << "No properties were found for " << path << ".\n";
+            continue;
+        }
+        for (auto& [key, value] : *props) s.out() << key << "=" << value << "\n";
+    }
+    return Next::kContinue;
+}
+
+Next cmd_set_status(Session& s, const Args& args) {
+    if (args.size() != 3) return malformed();
+    const std::string& path = args[1];
+    if (s.graph->at_path(path).empty()) {
+        s.out() << "Could not find path " << path << " in resource graph.\n";
+        return Next::kContinue;
+    }
+    if (args[2] != "up" && args[2] != "down") {
+        std::cerr << "ERROR: unrecognized status" << std::endl;
+        return Next::kContinue;
+    }
+    SubsystemId dominant = s.graph->subsystems().find(s.options.subsystems.front());
+    mark_status(*s.graph, dominant, path, args[2] == "up");
+    return Next::kContinue;
+}
+
+Next cmd_get_status(Session& s, const Args& args) {
+    if (args.size() != 2) return malformed();
+    const std::string& path = args[1];
+    auto vertices = s.graph->at_path(path);
+    if (vertices.empty()) {
+        s.out() << "Could not find path " << path << " in resource graph.\n";
+        return Next::kContinue;
+    }
+    for (VertexId v : vertices) s.out() << path << (s.graph->is_up(v) ? " is up" : " is down") << "\n";
+    return Next::kContinue;
+}
+
+}  // namespace rq

@@ -1,0 +1,107 @@
+#include "cli/command_table.h"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace rq {
+
+const std::vector<Command>& command_table() {
+    static const std::vector<Command> table = {
+        {"match", "m",
+         "Match a jobspec (subcmd: allocate | allocate_with_satisfiability | "
+         "allocate_orelse_reserve | satisfiability | without_allocating | "
+         "without_allocating_future): resource-query> match allocate jobspec.yaml",
+         cmd_match},
+        {"multi-match", "M",
+         "Match several jobspecs in turn, stopping at the first failure: "
+         "resource-query> multi-match allocate jobspec1.yaml jobspec2.yaml",
+         cmd_multi_match},
+        {"update", "u",
+         "Apply an existing allocation given as R (subcmd: allocate | reserve; reader: jgf | "
+         "jgf_shorthand | rv1exec): resource-query> update allocate jgf R.json 5 0 3600",
+         cmd_update},
+        {"attach", "j", "Grow the graph with a JGF subgraph: resource-query> attach subgraph.json",
+         cmd_attach},
+        {"remove", "r",
+         "Shrink the graph by path (true) or by an idset of ranks (false): "
+         "resource-query> remove /cluster0/node1 true",
+         cmd_remove},
+        {"find", "f",
+         "Find resources matching an expression: resource-query> find status=down and "
+         "sched-now=allocated",
+         cmd_find},
+        {"cancel", "c", "Cancel an allocation or reservation: resource-query> cancel 1 [stats]",
+         cmd_cancel},
+        {"partial-cancel", "pc",
+         "Release part of a job's resources (reader: jgf | rv1exec): "
+         "resource-query> partial-cancel 1 rv1exec R.json [stats]",
+         cmd_partial_cancel},
+        {"set-property", "p",
+         "Set a property on a resource: resource-query> set-property /cluster0/node0 class=fast",
+         cmd_set_property},
+        {"get-property", "g", "Print the properties of a resource: resource-query> get-property /cluster0/node0",
+         cmd_get_property},
+        {"set-status", "t",
+         "Mark a resource (and its subtree) up or down: resource-query> set-status /cluster0/node0 down",
+         cmd_set_status},
+        {"get-status", "e", "Print whether a resource is up or down: resource-query> get-status /cluster0/node0",
+         cmd_get_status},
+        {"list", "l", "List all jobs: resource-query> list", cmd_list},
+        {"info", "i", "Print the state of one job: resource-query> info 1", cmd_info},
+        {"stat", "s", "Print overall matching statistics: resource-query> stat", cmd_stat},
+        {"cat", "a", "Print a jobspec file: resource-query> cat jobspec.yaml", cmd_cat},
+        {"help", "h", "Print this help (or one command's): resource-query> help [command]", cmd_help},
+        {"quit", "q", "Exit the session: resource-query> quit", cmd_quit},
+    };
+    return table;
+}
+
+const Command* find_command(const std::string& word) {
+    for (auto& c : command_table())
+        if (word == c.name || word == c.abbreviation) return &c;
+    return nullptr;
+}
+
+Next run_command_line(Session& session, const std::string& line) {
+    std::istringstream in(line);
+    Args args;
+    for (std::string token; in >> token;) args.push_back(token);
+    if (args.empty()) return Next::kContinue;
+    const Command* command = find_command(args[0]);
+    if (command == nullptr) return Next::kContinue;
+    return command->run(session, args);
+}
+
+Next malformed() {
+    std::cerr << "ERROR: malformed command" << std::endl;
+    return Next::kContinue;
+}
+
+Next cmd_cat(Session&, const Args& args) {
+    if (args.size() != 2) return malformed();
+    std::ifstream file(args[1]);
+    if (!file) {
+        std::cerr << "ERROR: can't open " << args[1] << std::endl;
+        return Next::kContinue;
+    }
+    for (std::string line; std::getline(file, line);) std::cout << line << "\n";
+    std::cout << "INFO: Jobspec in " << args[1] << std::endl;
+    return Next::kContinue;
+}
+
+Next cmd_help(Session&, const Args& args) {
+    bool any = false;
+    for (auto& c : command_table()) {
+        if (args.size() > 1 && args[1] != c.name && args[1] != c.abbreviation) continue;
+        std::cout << "INFO: " << c.name << " (" << c.abbreviation << ") -- " << c.help << "\n";
+        any = true;
+    }
+    if (!any) std::cout << "ERROR: unknown command: " << args[1] << "\n";
+    std::cout.flush();
+    return Next::kContinue;
+}
+
+Next cmd_quit(Session&, const Args&) { return Next::kQuit; }
+
+}  // namespace rq

@@ -1,0 +1,58 @@
+// The REPL's command table: name, abbreviation, one-line help, handler
+// (spec/cli.md §5). Each handler lives in a cmd_*.cc file by theme.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cli/session.h"
+
+namespace rq {
+
+using Args = std::vector<std::string>;
+
+enum class Next { kContinue, kQuit };
+
+struct Command {
+    const char* name;
+    const char* abbreviation;
+    const char* help;
+    Next (*run)(Session&, const Args&);
+};
+
+// In the order `help` lists them.
+const std::vector<Command>& command_table();
+
+// Looks a command up by full name or abbreviation; nullptr if unknown.
+// (`remove` is reachable only by name or its own abbreviation "r": the
+// reference gives it `j` too, which always meant attach.)
+const Command* find_command(const std::string& word);
+
+// Splits a line on whitespace and runs it. Unknown first words (and `#`
+// comments) are ignored silently, as in the reference.
+Next run_command_line(Session& session, const std::string& line);
+
+// Handlers, grouped by file.
+Next cmd_match(Session&, const Args&);           // cmd_match.cc
+Next cmd_multi_match(Session&, const Args&);     // cmd_match.cc
+Next cmd_update(Session&, const Args&);          // cmd_dynamic.cc
+Next cmd_attach(Session&, const Args&);          // cmd_dynamic.cc
+Next cmd_remove(Session&, const Args&);          // cmd_dynamic.cc
+Next cmd_partial_cancel(Session&, const Args&);  // cmd_dynamic.cc
+Next cmd_find(Session&, const Args&);            // cmd_find.cc
+Next cmd_cancel(Session&, const Args&);          // cmd_jobs.cc
+Next cmd_list(Session&, const Args&);            // cmd_jobs.cc
+Next cmd_info(Session&, const Args&);            // cmd_jobs.cc
+Next cmd_stat(Session&, const Args&);            // cmd_jobs.cc
+Next cmd_set_property(Session&, const Args&);    // cmd_resource.cc
+Next cmd_get_property(Session&, const Args&);    // cmd_resource.cc
+Next cmd_set_status(Session&, const Args&);      // cmd_resource.cc
+Next cmd_get_status(Session&, const Args&);      // cmd_resource.cc
+Next cmd_cat(Session&, const Args&);             // command_table.cc
+Next cmd_help(Session&, const Args&);            // command_table.cc
+Next cmd_quit(Session&, const Args&);            // command_table.cc
+
+// "ERROR: malformed command" on stderr (spec/cli.md §5).
+Next malformed();
+
+}  // namespace rq

@@ -1,0 +1,250 @@
+#include "cli/options.h"
+
+#include <getopt.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <map>
+
+namespace rq {
+
+namespace {
+
+bool is_directory(const std::string& path) {
+    struct stat st;
+    return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool exists(const std::string& path) {
+    struct stat st;
+    return stat(path.c_str(), &st) == 0;
+}
+
+bool only_spaces(const std::string& s) {
+    return std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isspace(c); });
+}
+
+std::string lower(std::string s) {
+    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+const std::vector<std::string> kLoadFormats = {"grug",    "hwloc",  "jgf", "jgf_shorthand",
+                                               "rv1exec", "rv1exec_force"};
+const std::vector<std::string> kMatchFormats = {"simple", "pretty_simple", "jgf", "jgf_shorthand",
+                                                "rlite",  "rv1",           "rv1_nosched",
+                                                "rv1_shorthand"};
+
+bool one_of(const std::string& v, const std::vector<std::string>& list) {
+    return std::find(list.begin(), list.end(), v) != list.end();
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> resolve_subsystems(const std::string& selector) {
+    static const std::map<std::string, std::vector<std::string>> table = {
+        {"CA", {"containment"}},
+        {"IBA", {"ibnet"}},
+        {"IBBA", {"ibnetbw"}},
+        {"PA", {"power"}},
+        {"PFS1BA", {"pfs1bw"}},
+        {"VA", {"virtual1"}},
+        {"C+IBA", {"containment", "ibnet"}},
+        {"C+IBBA", {"containment", "ibnetbw"}},
+        {"C+PA", {"containment", "power"}},
+        {"C+PFS1BA", {"containment", "pfs1bw"}},
+        {"IB+IBBA", {"ibnet", "ibnetbw"}},
+        {"C+P+IBA", {"containment", "power", "ibnet"}},
+        {"V+PFS1BA", {"virtual1", "pfs1bw"}},
+        {"ALL", {"containment", "ibnet", "ibnetbw", "pfs1bw", "power"}},
+    };
+    for (auto& [key, subsystems] : table)
+        if (selector == key || selector == lower(key)) return subsystems;
+    return make_error(Errc::kInvalid, "[ERROR] unknown selector for --match-subsystems: " + selector);
+}
+
+Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& warnings) {
+    static const struct option long_options[] = {
+        {"load-file", required_argument, nullptr, 'L'},
+        {"load-format", required_argument, nullptr, 'f'},
+        {"load-allowlist", required_argument, nullptr, 'W'},
+        {"match-subsystems", required_argument, nullptr, 'S'},
+        {"match-policy", required_argument, nullptr, 'P'},
+        {"traverser-policy", required_argument, nullptr, 'T'},
+        {"match-format", required_argument, nullptr, 'F'},
+        {"graph-format", required_argument, nullptr, 'g'},
+        {"graph-output", required_argument, nullptr, 'o'},
+        {"prune-filters", required_argument, nullptr, 'p'},
+        {"test-output", required_argument, nullptr, 't'},
+        {"reserve-vtx-vec", required_argument, nullptr, 'r'},
+        {"elapse-time", no_argument, nullptr, 'e'},
+        {"disable-prompt", no_argument, nullptr, 'd'},
+        {"help", no_argument, nullptr, 'h'},
+        {nullptr, 0, nullptr, 0},
+    };
+    Options o;
+    bool prune_given = false;
+    optind = 1;
+    opterr = 1;  // getopt's own diagnostics for unknown options, as the reference
+    int ch;
+    while ((ch = getopt_long(argc, argv, "L:f:W:S:P:T:F:g:o:p:t:r:edh", long_options, nullptr)) != -1) {
+        std::string arg = optarg ? optarg : "";
+        switch (ch) {
+        case 'L':
+            if (!exists(arg)) return make_error(Errc::kInvalid, "[ERROR] file does not exist for --load-file: " + arg);
+            if (is_directory(arg))
+                return make_error(Errc::kInvalid, "[ERROR] path passed to --load-file is a directory: " + arg);
+            o.load_file = arg;
+            break;
+        case 'f':
+            if (!one_of(arg, kLoadFormats))
+                return make_error(Errc::kInvalid, "[ERROR] unknown format for --load-format: " + arg);
+            o.load_format = arg;
+            break;
+        case 'W':
+            if (!only_spaces(arg)) o.load_allowlist = arg;
+            break;
+        case 'S': {
+            auto subsystems = resolve_subsystems(arg);
+            if (!subsystems) return subsystems.error();
+            o.match_subsystems = arg;
+            o.subsystems = *subsystems;
+            break;
+        }
+        case 'P': o.match_policy = arg; break;
+        case 'T':
+            if (arg != "simple" && arg != "flexible")
+                return make_error(Errc::kInvalid, "[ERROR] unknown traverser policy for --traverser-policy: " + arg);
+            o.traverser = arg;
+            break;
+        case 'F':
+            if (!one_of(arg, kMatchFormats))
+                return make_error(Errc::kInvalid, "[ERROR] unknown format for --match-format: " + arg);
+            o.match_format = arg;
+            break;
+        case 'g': {
+            std::string g = lower(arg);
+            if (g != "dot" && g != "graphml")
+                return make_error(Errc::kInvalid, "[ERROR] unknown format for --graph-format: " + arg);
+            o.graph_format = g;
+            break;
+        }
+        case 'o': o.graph_output = arg; break;
+        case 'p':
+            if (only_spaces(arg)) break;
+            o.prune_filters = prune_given ? o.prune_filters + "," + arg : arg;
+            prune_given = true;
+            break;
+        case 't': o.test_output = arg; break;
+        case 'r': {
+            int n = std::atoi(arg.c_str());
+            if (n < 0 || n > 2000000) warnings.push_back("WARN: out of range specified for --reserve-vtx-vec: " + arg);
+            break;
+        }
+        case 'e': o.elapse_time = true; break;
+        case 'd': o.disable_prompt = true; break;
+        case 'h': o.show_help = true; return o;
+        default: return make_error(Errc::kInvalid, "");
+        }
+    }
+    if (optind < argc) return make_error(Errc::kInvalid, "");
+    if (!exists(o.load_file))
+        return make_error(Errc::kInvalid, "[ERROR] file does not exist for --load-file: " + o.load_file);
+    return o;
+}
+
+const char* usage_text() {
+    return R"(usage: resource-query [OPTIONS...]
+
+Reads a resource graph (a GRUG recipe, JGF, rv1exec R or hwloc XML), then
+reads commands from standard input: match a jobspec (RFC 14) against the
+graph with a selection policy, allocate or reserve it in time, cancel,
+find and inspect resources. Type "help" at the prompt for the commands.
+
+OPTIONS:
+    -h, --help
+            Display this usage information
+
+    -L, --load-file=filepath
+            Input file from which to load the resource graph data store
+            (default=conf/default)
+
+    -f, --load-format=<grug|hwloc|jgf|jgf_shorthand|rv1exec|rv1exec_force>
+            Format of the load file (default=grug)
+
+    -W, --load-allowlist=<resource1[,resource2[,resource3...]]>
+            Allowlist of resource types to be loaded (hwloc only; cluster
+            is always added)
+
+    -S, --match-subsystems=<CA|IBA|IBBA|PA|PFS1BA|VA|C+IBA|C+IBBA|C+PA|C+PFS1BA|IB+IBBA|C+P+IBA|V+PFS1BA|ALL>
+            Set the predefined matcher to use. Available matchers are:
+                CA: Containment Aware
+                IBA: InfiniBand connection-Aware
+                IBBA: InfiniBand Bandwidth-Aware
+                PA: Power-Aware
+                PFS1BA: Parallel File System 1 Bandwidth-aware
+                VA: Virtual Hierarchy-Aware
+                C+IBA: Containment and InfiniBand connection-Aware
+                C+IBBA: Containment and InfiniBand Bandwidth-Aware
+                C+PA: Containment- and Power-Aware
+                C+PFS1BA: Containment and PFS1 Bandwidth-Aware
+                IB+IBBA: InfiniBand connection and Bandwidth-Aware
+                C+P+IBA: Containment-, Power- and InfiniBand connection-Aware
+                V+PFS1BA: Virtual Hierarchy and PFS1 Bandwidth-Aware
+                ALL: Aware of everything
+            (default=CA)
+
+    -P, --match-policy=<first|firstnodex|high|low|hinode|lonode|hinodex|lonodex|locality|variation|CUSTOM>
+            Set the resource match selection policy (default=first).
+            CUSTOM is a space-separated list of key=value pairs:
+            policy=high|low node_centric=true|false
+            node_exclusive=true|false stop_on_1_matches=true|false
+
+    -T, --traverser-policy=<simple|flexible>
+            Set the traverser policy (default=simple)
+
+    -F, --match-format=<simple|pretty_simple|jgf|jgf_shorthand|rlite|rv1|rv1_nosched|rv1_shorthand>
+            Specify the emit format of the matched resource set
+            (default=simple)
+
+    -p, --prune-filters=<HL-resource1:LL-resource1[,HL-resource2:LL-resource2...]...]>
+            Install a planner-based filter at each High-Level (HL) resource
+            vertex which tracks the state of the Low-Level (LL) resources
+            in aggregate, residing under its subtree. If a jobspec requests
+            1 node with 4 cores, and the visiting compute-node vertex has
+            only a total of 2 available cores in aggregate at its
+            subtree, this filter allows the traverser to prune a further
+            descent to accelerate the search.
+            Use the ALL keyword for HL-resource if you want LL-resource to be
+            tracked at all of the HL-resource vertices. Examples:
+                rack:node,node:core
+                ALL:core,cluster:node,rack:node
+            (default=ALL:core,ALL:node)
+
+    -g, --graph-format=<dot|graphml>
+            Format of the graph file written by --graph-output (default=dot)
+
+    -o, --graph-output=<basename>
+            Write the loaded resource graph to <basename>.dot or
+            <basename>.graphml (the reference accepts this option but
+            writes nothing)
+
+    -t, --test-output=<filename>
+            Write the match output and INFO blocks to <filename> instead
+            of standard output
+
+    -r, --reserve-vtx-vec=<size>
+            Size hint for the vertex storage (accepted for compatibility;
+            0 to 2000000)
+
+    -e, --elapse-time
+            Print timing and visit-count information
+
+    -d, --disable-prompt
+            Don't print the prompt
+)";
+}
+
+}  // namespace rq

@@ -1,0 +1,42 @@
+// Command-line options of resource-query (spec/cli.md §1, §2).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "utilities/result.h"
+
+namespace rq {
+
+struct Options {
+    std::string load_file = "conf/default";
+    std::string load_format = "grug";
+    std::string load_allowlist;  // hwloc only
+    std::string match_subsystems = "CA";
+    std::vector<std::string> subsystems = {"containment"};  // resolved -S, dominant first
+    std::string match_policy = "first";
+    std::string traverser = "simple";
+    std::string match_format = "simple";
+    std::string prune_filters = "ALL:core,ALL:node";
+    std::string test_output;     // -t
+    std::string graph_format = "dot";
+    std::string graph_output;    // -o BASE
+    bool elapse_time = false;
+    bool disable_prompt = false;
+    bool show_help = false;
+};
+
+// Parses argv. On a usage error the Error's message is the line to print
+// before the usage text (e.g. "[ERROR] unknown format for --load-format:
+// x"), possibly empty; the caller prints it, the usage, and exits 1.
+// Warnings that do not stop start-up (--reserve-vtx-vec out of range) are
+// appended to `warnings`.
+Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& warnings);
+
+// The usage text printed by -h and on usage errors.
+const char* usage_text();
+
+// Resolves a -S selector (e.g. "C+PA") to subsystem names, dominant first.
+Result<std::vector<std::string>> resolve_subsystems(const std::string& selector);
+
+}  // namespace rq

@@ -1,0 +1,108 @@
+#include "cli/repl.h"
+
+#include <unistd.h>
+
+#include <readline/history.h>
+#include <readline/readline.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/command_table.h"
+#include "resource/graph_export.h"
+#include "resource/loader.h"
+
+namespace rq {
+
+namespace {
+
+// Start-up failures after option parsing (spec/cli.md §1).
+int fail_startup(const std::string& message) {
+    std::cerr << ": Runtime error: " << message << std::endl;
+    return 1;
+}
+
+void print_graph_stats(const ResourceGraph& g, double load_seconds) {
+    std::cout << "INFO: Graph Load Time: " << load_seconds << "\n"
+              << "INFO: Vertex Count: " << g.num_vertices() << "\n"
+              << "INFO: Edge Count: " << g.num_edges() << "\n";
+    size_t types = 0;
+    for (TypeId t = 0; t < g.types().size(); ++t) types += !g.by_type(t).empty();
+    std::cout << "INFO: by_type Key-Value Pairs: " << types << "\n"
+              << "INFO: by_name Key-Value Pairs: " << g.distinct_names() << "\n"
+              << "INFO: by_path Key-Value Pairs: " << g.by_path().key_count() << "\n";
+    for (auto& [rank, vertices] : g.by_rank())
+        std::cout << "INFO: number of vertices with rank " << rank << ": " << vertices.size() << "\n";
+    std::cout.flush();
+}
+
+// Reads lines with GNU readline (prompt and history) on a terminal, plain
+// getline otherwise.
+class LineReader {
+public:
+    explicit LineReader(bool prompt) : tty_(isatty(STDIN_FILENO)), prompt_(prompt && tty_) {}
+    bool next(std::string& line) {
+        if (!tty_) return static_cast<bool>(std::getline(std::cin, line));
+        char* raw = readline(prompt_ ? "resource-query> " : "");
+        if (raw == nullptr) return false;
+        line = raw;
+        if (!line.empty()) add_history(raw);
+        std::free(raw);
+        return true;
+    }
+
+private:
+    bool tty_;
+    bool prompt_;
+};
+
+}  // namespace
+
+int run_session(const Options& options) {
+    Session session;
+    session.options = options;
+
+    LoadRequest request;
+    request.format = options.load_format;
+    request.path = options.load_file;
+    request.allowlist = options.load_allowlist;
+    {
+        std::ifstream in(options.load_file, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        request.text = text.str();
+    }
+    auto start = std::chrono::steady_clock::now();
+    session.graph = std::make_unique<ResourceGraph>();
+    Status loaded = load_graph(request, *session.graph);
+    if (!loaded)
+        return fail_startup("resource_query_t: ERROR: " + loaded.message() +
+                            "\nERROR: error generating resources\n");
+    double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    for (auto& name : options.subsystems) {
+        SubsystemId s = session.graph->subsystems().find(name);
+        if (s == kNoId || !session.graph->has_root(s))
+            return fail_startup("initialize_matchers_and_traversers: ERROR: can't initialize traverser\n");
+    }
+    if (options.elapse_time) print_graph_stats(*session.graph, load_seconds);
+    if (!options.graph_output.empty()) {
+        Status exported = export_graph(*session.graph, options.graph_format, options.graph_output);
+        if (!exported) return fail_startup("resource_query_t: ERROR: " + exported.message() + "\n");
+    }
+    if (!options.test_output.empty()) {
+        session.test_output.open(options.test_output, std::ios::trunc);
+        if (!session.test_output)
+            return fail_startup("resource_query_t: ERROR: can't open " + options.test_output + "\n");
+    }
+
+    LineReader reader(!options.disable_prompt);
+    for (std::string line; reader.next(line);)
+        if (run_command_line(session, line) == Next::kQuit) break;
+    session.out().flush();
+    return 0;
+}
+
+}  // namespace rq

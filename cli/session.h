@@ -1,0 +1,50 @@
+// Session: everything one resource-query run holds between commands.
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "cli/options.h"
+#include "resource/graph.h"
+
+namespace rq {
+
+enum class JobState { kAllocated, kReserved, kCanceled };
+
+// One line of `list` / `info` (spec/cli.md §5.13).
+struct JobRecord {
+    int64_t id = 0;
+    JobState state = JobState::kAllocated;
+    int64_t scheduled_at = 0;
+    std::string jobspec_path;
+    double overhead = 0;  // seconds spent matching
+};
+
+struct Session {
+    Options options;
+    std::unique_ptr<ResourceGraph> graph;
+
+    // "out" of spec/cli.md §3: the -t file if given, else stdout.
+    std::ofstream test_output;
+    std::ostream& out() { return test_output.is_open() ? test_output : std::cout; }
+
+    // The job table and the counter of spec/cli.md §5.1.
+    int64_t next_jobid = 1;
+    std::map<int64_t, JobRecord> jobs;
+    bool is_live(int64_t id) const {
+        auto it = jobs.find(id);
+        return it != jobs.end() && it->second.state != JobState::kCanceled;
+    }
+
+    // Match-time statistics fed by `update` (spec/cli.md §5.13 stat).
+    double min_match_time = 1.79769e+308;
+    double max_match_time = 0;
+    double total_match_time = 0;
+    int64_t timed_matches = 0;
+};
+
+}  // namespace rq

@@ -1,0 +1,223 @@
+#include "resource/graph.h"
+
+#include <algorithm>
+
+namespace rq {
+
+ResourceGraph::ResourceGraph()
+    : types_(make_type_interner()), subsystems_(make_subsystem_interner()) {}
+
+VertexId ResourceGraph::add_vertex(const VertexSpec& spec) {
+    auto v = static_cast<VertexId>(boost::add_vertex(topo_));
+    type_.push_back(spec.type);
+    flags_.push_back(spec.up ? 0 : kDown);
+    basename_.push_back(strings_.intern(spec.basename));
+    name_.push_back(strings_.intern(spec.name));
+    unit_.push_back(strings_.intern(spec.unit));
+    id_.push_back(spec.id);
+    uniq_id_.push_back(spec.uniq_id < 0 ? static_cast<int64_t>(v) : spec.uniq_id);
+    rank_.push_back(spec.rank);
+    size_.push_back(spec.size);
+    first_path_.push_back(kNoPath);
+
+    if (by_type_.size() <= spec.type) by_type_.resize(spec.type + 1u);
+    by_type_[spec.type].push_back(v);
+    by_rank_[spec.rank].push_back(v);
+    ++name_count_[name_.back()];
+    return v;
+}
+
+EdgeId ResourceGraph::add_edge(VertexId src, VertexId dst, SubsystemId s) {
+    auto e = static_cast<EdgeId>(edge_src_.size());
+    boost::add_edge(src, dst, e, topo_);
+    edge_src_.push_back(src);
+    edge_dst_.push_back(dst);
+    edge_sub_.push_back(s);
+    marks_.emplace_back();
+    ++live_edges_;
+    auto it = child_order_.find(src);
+    if (it != child_order_.end()) {
+        OrderedChild c{UINT64_MAX, uniq_id_[dst], e};
+        auto& list = it->second;
+        auto pos = std::lower_bound(list.begin(), list.end(), c, [](auto& a, auto& b) {
+            return a.weight != b.weight ? a.weight > b.weight : a.uniq_id > b.uniq_id;
+        });
+        list.insert(pos, c);
+    }
+    return e;
+}
+
+EdgeId ResourceGraph::add_or_reuse_edge(VertexId src, VertexId dst, SubsystemId s) {
+    for (EdgeId e : out(src)) {
+        if (edge_dst_[e] == dst) {
+            edge_sub_[e] = s;
+            return e;
+        }
+    }
+    return add_edge(src, dst, s);
+}
+
+void ResourceGraph::remove_edge(EdgeId e) {
+    if (!edge_alive(e)) return;
+    VertexId src = edge_src_[e];
+    auto range = boost::out_edges(src, topo_);
+    for (auto it = range.first; it != range.second; ++it) {
+        if (topo_[*it] == e) {
+            boost::remove_edge(*it, topo_);
+            break;
+        }
+    }
+    auto co = child_order_.find(src);
+    if (co != child_order_.end()) {
+        auto& list = co->second;
+        list.erase(std::remove_if(list.begin(), list.end(),
+                                  [e](const OrderedChild& c) { return c.edge == e; }),
+                   list.end());
+    }
+    edge_sub_[e] = kNoId;
+    --live_edges_;
+}
+
+void ResourceGraph::set_up(VertexId v, bool up) {
+    if (up)
+        flags_[v] &= static_cast<uint8_t>(~kDown);
+    else
+        flags_[v] |= kDown;
+}
+
+const PropertyMap* ResourceGraph::properties(VertexId v) const {
+    auto it = properties_.find(v);
+    return it == properties_.end() || it->second.empty() ? nullptr : &it->second;
+}
+
+void ResourceGraph::set_property(VertexId v, const std::string& key, const std::string& value) {
+    properties_[v][key] = value;
+}
+
+std::string_view ResourceGraph::path(VertexId v, SubsystemId s) const {
+    for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next)
+        if (paths_[p].subsystem == s) return paths_[p].text;
+    return {};
+}
+
+bool ResourceGraph::has_path(VertexId v, SubsystemId s) const {
+    for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next)
+        if (paths_[p].subsystem == s) return true;
+    return false;
+}
+
+void ResourceGraph::set_path(VertexId v, SubsystemId s, std::string_view text) {
+    std::string_view stored = path_text_.store(text);
+    uint32_t* link = &first_path_[v];
+    while (*link != kNoPath && paths_[*link].subsystem < s) link = &paths_[*link].next;
+    if (*link != kNoPath && paths_[*link].subsystem == s) {
+        paths_[*link].text = stored;
+        return;
+    }
+    auto idx = static_cast<uint32_t>(paths_.size());
+    paths_.push_back({stored, *link, s});
+    *link = idx;
+}
+
+void ResourceGraph::index_path(VertexId v, std::string_view text) {
+    // Keys must outlive the index: use the vertex's stored copy when it is
+    // the same text, else store a new one.
+    std::string_view key;
+    for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next)
+        if (paths_[p].text == text) key = paths_[p].text;
+    if (key.data() == nullptr) key = path_text_.store(text);
+    by_path_.add(key, v);
+}
+
+EdgeMarks& ResourceGraph::root_marks(SubsystemId s) {
+    if (root_marks_.size() <= s) root_marks_.resize(s + 1u);
+    return root_marks_[s];
+}
+
+const std::vector<OrderedChild>& ResourceGraph::ordered_children(VertexId v) {
+    auto it = child_order_.find(v);
+    if (it != child_order_.end()) return it->second;
+    std::vector<OrderedChild> list;
+    for (EdgeId e : out(v)) list.push_back({marks_[e].weight, uniq_id_[edge_dst_[e]], e});
+    std::stable_sort(list.begin(), list.end(), [](auto& a, auto& b) {
+        return a.weight != b.weight ? a.weight > b.weight : a.uniq_id > b.uniq_id;
+    });
+    return child_order_.emplace(v, std::move(list)).first->second;
+}
+
+void ResourceGraph::set_weight(EdgeId e, uint64_t weight) {
+    marks_[e].weight = weight;
+    auto it = child_order_.find(edge_src_[e]);
+    if (it == child_order_.end()) return;
+    auto& list = it->second;
+    auto pos = std::find_if(list.begin(), list.end(), [e](auto& c) { return c.edge == e; });
+    if (pos == list.end()) return;
+    OrderedChild c = *pos;
+    list.erase(pos);
+    c.weight = weight;
+    auto at = std::lower_bound(list.begin(), list.end(), c, [](auto& a, auto& b) {
+        return a.weight != b.weight ? a.weight > b.weight : a.uniq_id > b.uniq_id;
+    });
+    list.insert(at, c);
+}
+
+EdgeId ResourceGraph::parent_edge(VertexId v, SubsystemId s) const {
+    for (EdgeId e : in(v))
+        if (edge_sub_[e] == s) return e;
+    return kNoEdge;
+}
+
+VertexId ResourceGraph::root(SubsystemId s) const {
+    return s < roots_.size() ? roots_[s] : kNoVertex;
+}
+
+void ResourceGraph::set_root(SubsystemId s, VertexId v) {
+    if (roots_.size() <= s) roots_.resize(s + 1u, kNoVertex);
+    roots_[s] = v;
+}
+
+const std::vector<VertexId>& ResourceGraph::by_type(TypeId t) const {
+    static const std::vector<VertexId> kEmpty;
+    return t < by_type_.size() ? by_type_[t] : kEmpty;
+}
+
+void ResourceGraph::detach_vertex(VertexId v) {
+    std::vector<EdgeId> edges;
+    for (EdgeId e : out(v)) edges.push_back(e);
+    for (EdgeId e : in(v)) edges.push_back(e);
+    for (EdgeId e : edges) remove_edge(e);
+    child_order_.erase(v);
+    for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next) by_path_.erase(paths_[p].text);
+    auto drop = [v](std::vector<VertexId>& list) {
+        list.erase(std::remove(list.begin(), list.end(), v), list.end());
+    };
+    drop(by_type_[type_[v]]);
+    auto r = by_rank_.find(rank_[v]);
+    if (r != by_rank_.end()) {
+        drop(r->second);
+        if (r->second.empty()) by_rank_.erase(r);
+    }
+    auto n = name_count_.find(name_[v]);
+    if (n != name_count_.end() && --n->second == 0) name_count_.erase(n);
+    flags_[v] |= kRemoved;
+}
+
+void ResourceGraph::recount_nodes_up() {
+    nodes_up = 0;
+    for (VertexId v : by_type(types::kNode)) nodes_up += is_up(v) ? 1 : -1;
+}
+
+size_t ResourceGraph::bytes() const {
+    size_t n = num_vertices(), m = edge_src_.size();
+    size_t vertex_cols = n * (sizeof(TypeId) + 1 + 3 * sizeof(NameId) + 4 * sizeof(int64_t) +
+                              sizeof(uint32_t));
+    size_t edge_cols = m * (2 * sizeof(VertexId) + sizeof(SubsystemId) + sizeof(EdgeMarks));
+    // Boost adjacency_list: per vertex two edge vectors, per edge a list
+    // node plus an out- and an in-entry.
+    size_t topo = n * (2 * 3 * sizeof(void*)) + m * (4 * sizeof(void*) + 2 * 2 * sizeof(void*));
+    size_t paths = paths_.capacity() * sizeof(PathEntry) + path_text_.bytes();
+    size_t indexes = by_path_.bytes() + n * 2 * sizeof(VertexId);
+    return vertex_cols + edge_cols + topo + paths + indexes + strings_.bytes();
+}
+
+}  // namespace rq

@@ -1,0 +1,261 @@
+// ResourceGraph: the multi-subsystem resource graph.
+//
+// Topology is a Boost.Graph adjacency_list (out-edge order = creation order,
+// which is the child visiting order of every traversal). Everything else is
+// kept apart from it, LEMON style, in dense columns indexed by VertexId /
+// EdgeId: the attributes a match reads constantly (type, id, size, status)
+// are plain arrays; names and units are ids into a string pool; paths and
+// properties, rarely read during a match, live in side tables.
+//
+// Vertices are never deleted: `remove` detaches them (edges and index
+// entries go away) and leaves unreachable objects, as the reference does.
+#pragma once
+
+#include <boost/graph/adjacency_list.hpp>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "resource/interner.h"
+#include "resource/path_index.h"
+#include "utilities/string_pool.h"
+
+namespace rq {
+
+using VertexId = uint32_t;
+using EdgeId = uint32_t;
+inline constexpr VertexId kNoVertex = UINT32_MAX;
+inline constexpr EdgeId kNoEdge = UINT32_MAX;
+
+using PropertyMap = std::map<std::string, std::string>;
+
+// What a reader supplies to create a vertex.
+struct VertexSpec {
+    TypeId type = 0;
+    std::string_view basename;
+    std::string_view name;
+    int64_t id = -1;
+    int64_t uniq_id = -1;  // -1: use the creation index
+    int64_t rank = -1;
+    int64_t size = 1;
+    std::string_view unit;
+    bool up = true;
+};
+
+// Per-edge scheduling scratch data written by the selection phase and read
+// by the update walk (spec/README.md glossary: needs, exclusive, seq,
+// weight).
+struct EdgeMarks {
+    int64_t needs = 0;
+    uint64_t seq = 0;
+    uint64_t weight = UINT64_MAX;
+    bool exclusive = false;
+};
+
+// One entry of a vertex's ordered child index (the "first" policies' child
+// order): descending weight, ties by descending target uniq_id.
+struct OrderedChild {
+    uint64_t weight;
+    int64_t uniq_id;
+    EdgeId edge;
+};
+
+class ResourceGraph {
+    using Topology = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS,
+                                           boost::no_property, EdgeId, boost::no_property,
+                                           boost::listS>;
+
+public:
+    ResourceGraph();
+
+    Interner& types() { return types_; }
+    const Interner& types() const { return types_; }
+    Interner& subsystems() { return subsystems_; }
+    const Interner& subsystems() const { return subsystems_; }
+
+    // ---- construction -------------------------------------------------
+    VertexId add_vertex(const VertexSpec& spec);
+    // Appends a new edge src->dst in subsystem `s`.
+    EdgeId add_edge(VertexId src, VertexId dst, SubsystemId s);
+    // GRUG semantics (spec/grug.md §4): reuse the first existing src->dst
+    // edge (its subsystem is overwritten), else append a new one.
+    EdgeId add_or_reuse_edge(VertexId src, VertexId dst, SubsystemId s);
+    void remove_edge(EdgeId e);
+
+    // ---- vertex attributes ---------------------------------------------
+    size_t num_vertices() const { return type_.size(); }
+    size_t num_edges() const { return live_edges_; }
+    size_t edge_capacity() const { return edge_src_.size(); }
+
+    TypeId type(VertexId v) const { return type_[v]; }
+    const std::string& type_name(VertexId v) const { return types_.name(type_[v]); }
+    std::string_view basename(VertexId v) const { return strings_.get(basename_[v]); }
+    std::string_view name(VertexId v) const { return strings_.get(name_[v]); }
+    NameId name_id(VertexId v) const { return name_[v]; }
+    std::string_view unit(VertexId v) const { return strings_.get(unit_[v]); }
+    int64_t id(VertexId v) const { return id_[v]; }
+    int64_t uniq_id(VertexId v) const { return uniq_id_[v]; }
+    int64_t rank(VertexId v) const { return rank_[v]; }
+    int64_t size(VertexId v) const { return size_[v]; }
+    bool is_up(VertexId v) const { return !(flags_[v] & kDown); }
+    void set_up(VertexId v, bool up);
+    bool is_removed(VertexId v) const { return flags_[v] & kRemoved; }
+
+    const PropertyMap* properties(VertexId v) const;
+    void set_property(VertexId v, const std::string& key, const std::string& value);
+
+    // Per-subsystem paths. `path` is empty when the vertex has none in `s`.
+    std::string_view path(VertexId v, SubsystemId s) const;
+    bool has_path(VertexId v, SubsystemId s) const;
+    // Sets (or replaces) the path of `v` in `s`, without touching the
+    // by-path index.
+    void set_path(VertexId v, SubsystemId s, std::string_view path);
+    // Registers `v` under `path` in the by-path index (append).
+    void index_path(VertexId v, std::string_view path);
+    // Calls fn(subsystem, path) in subsystem interning order.
+    template <class Fn>
+    void for_each_path(VertexId v, Fn&& fn) const {
+        for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next)
+            fn(paths_[p].subsystem, paths_[p].text);
+    }
+
+    // ---- topology --------------------------------------------------------
+    // Edge ids of `v`'s out-edges (creation order) / in-edges.
+    //   for (EdgeId e : g.out(v)) ...
+    size_t out_degree(VertexId v) const { return boost::out_degree(v, topo_); }
+    VertexId source(EdgeId e) const { return edge_src_[e]; }
+    VertexId target(EdgeId e) const { return edge_dst_[e]; }
+    SubsystemId subsystem(EdgeId e) const { return edge_sub_[e]; }
+    bool edge_alive(EdgeId e) const { return edge_sub_[e] != kNoId; }
+
+    EdgeMarks& marks(EdgeId e) { return marks_[e]; }
+    const EdgeMarks& marks(EdgeId e) const { return marks_[e]; }
+    // The virtual edge "into the root" of each subsystem.
+    EdgeMarks& root_marks(SubsystemId s);
+
+    // The ordered child index of `v` (built on first use, kept current).
+    const std::vector<OrderedChild>& ordered_children(VertexId v);
+    void set_weight(EdgeId e, uint64_t weight);
+
+    // First in-edge of `v` in subsystem `s`, or kNoEdge.
+    EdgeId parent_edge(VertexId v, SubsystemId s) const;
+
+    // ---- roots and indexes ------------------------------------------------
+    VertexId root(SubsystemId s) const;
+    void set_root(SubsystemId s, VertexId v);
+    bool has_root(SubsystemId s) const { return root(s) != kNoVertex; }
+
+    const PathIndex& by_path() const { return by_path_; }
+    std::vector<VertexId> at_path(std::string_view path) const { return by_path_.lookup(path); }
+    const std::vector<VertexId>& by_type(TypeId t) const;
+    const std::map<int64_t, std::vector<VertexId>>& by_rank() const { return by_rank_; }
+    size_t distinct_names() const { return name_count_.size(); }
+
+    // Detaches `v`: deletes its edges and index entries (spec §17 remove).
+    void detach_vertex(VertexId v);
+
+    // Number of up nodes minus down nodes (spec/grug.md §5), maintained by
+    // set-status.
+    int64_t nodes_up = 0;
+    void recount_nodes_up();
+
+    // Approximate heap bytes used by the graph, for the memory report.
+    size_t bytes() const;
+
+private:
+    static constexpr uint8_t kDown = 1;
+    static constexpr uint8_t kRemoved = 2;
+    static constexpr uint32_t kNoPath = UINT32_MAX;
+
+    struct PathEntry {
+        std::string_view text;
+        uint32_t next;
+        SubsystemId subsystem;
+    };
+
+    Interner types_;
+    Interner subsystems_;
+    StringPool strings_;
+    TextArena path_text_;
+
+    Topology topo_;
+
+    // vertex columns
+    std::vector<TypeId> type_;
+    std::vector<uint8_t> flags_;
+    std::vector<NameId> basename_, name_, unit_;
+    std::vector<int64_t> id_, uniq_id_, rank_, size_;
+    std::vector<uint32_t> first_path_;
+    std::vector<PathEntry> paths_;
+    std::unordered_map<VertexId, PropertyMap> properties_;
+
+    // edge columns
+    std::vector<VertexId> edge_src_, edge_dst_;
+    std::vector<SubsystemId> edge_sub_;
+    std::vector<EdgeMarks> marks_;
+    size_t live_edges_ = 0;
+
+    std::vector<VertexId> roots_;
+    std::vector<EdgeMarks> root_marks_;
+    std::unordered_map<VertexId, std::vector<OrderedChild>> child_order_;
+
+    PathIndex by_path_;
+    std::vector<std::vector<VertexId>> by_type_;
+    std::map<int64_t, std::vector<VertexId>> by_rank_;
+    std::unordered_map<NameId, uint32_t> name_count_;
+
+
+public:
+    // A range of EdgeIds over a Boost out-/in-edge list.
+    class EdgeRange {
+    public:
+        template <class It>
+        class Iter {
+        public:
+            Iter(It it, const Topology* g) : it_(it), g_(g) {}
+            EdgeId operator*() const { return (*g_)[*it_]; }
+            Iter& operator++() { ++it_; return *this; }
+            bool operator!=(const Iter& o) const { return it_ != o.it_; }
+            bool operator==(const Iter& o) const { return it_ == o.it_; }
+
+        private:
+            It it_;
+            const Topology* g_;
+        };
+        using OutIt = boost::graph_traits<Topology>::out_edge_iterator;
+        using InIt = boost::graph_traits<Topology>::in_edge_iterator;
+    };
+
+    class OutEdges {
+    public:
+        using iterator = EdgeRange::Iter<EdgeRange::OutIt>;
+        OutEdges(std::pair<EdgeRange::OutIt, EdgeRange::OutIt> r, const Topology* g)
+            : b_(r.first, g), e_(r.second, g) {}
+        iterator begin() const { return b_; }
+        iterator end() const { return e_; }
+
+    private:
+        iterator b_, e_;
+    };
+    class InEdges {
+    public:
+        using iterator = EdgeRange::Iter<EdgeRange::InIt>;
+        InEdges(std::pair<EdgeRange::InIt, EdgeRange::InIt> r, const Topology* g)
+            : b_(r.first, g), e_(r.second, g) {}
+        iterator begin() const { return b_; }
+        iterator end() const { return e_; }
+
+    private:
+        iterator b_, e_;
+    };
+    OutEdges out(VertexId v) const { return OutEdges(boost::out_edges(v, topo_), &topo_); }
+    InEdges in(VertexId v) const { return InEdges(boost::in_edges(v, topo_), &topo_); }
+    const Topology& topology() const { return topo_; }
+};
+
+}  // namespace rq

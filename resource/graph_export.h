@@ -1,0 +1,26 @@
+// Writing the resource graph as Graphviz DOT or GraphML (-g/-o). The
+// reference accepts these options but never writes anything; we do.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "resource/graph.h"
+#include "utilities/result.h"
+
+namespace rq {
+
+// DOT: one node per vertex labelled with its name, edges labelled with
+// their subsystem.
+void write_dot(const ResourceGraph& graph, std::ostream& out);
+
+// GraphML with vertex attributes type, basename, name, id, uniq_id, rank,
+// size, unit, status and paths ("subsystem=path" joined with ';'), and the
+// edge attribute subsystem. Removed (detached) vertices are written too, as
+// isolated vertices, so vertex indices stay stable.
+void write_graphml(const ResourceGraph& graph, std::ostream& out);
+
+// Writes BASE.dot or BASE.graphml according to `format` ("dot"/"graphml").
+Status export_graph(const ResourceGraph& graph, const std::string& format, const std::string& base);
+
+}  // namespace rq

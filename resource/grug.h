@@ -1,0 +1,62 @@
+// GRUG: GraphML resource-generation recipes (spec/grug.md).
+//
+// parse_grug() turns the GraphML text into a Recipe (used by the loader and
+// by grug2dot); load_grug() expands a Recipe into a ResourceGraph, creating
+// vertices, ids, names, paths and uniq_ids in exactly the reference's order.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "resource/graph.h"
+#include "utilities/result.h"
+
+namespace rq {
+
+struct RecipeVertex {
+    std::string xml_id;  // the GraphML node id, for messages
+    int root = 0;
+    std::string type, basename, unit, subsystem;
+    int64_t size = 0;
+};
+
+enum class GenMethod { kMultiply, kAssociateIn, kAssociateByPathIn, kUnknown };
+
+struct RecipeEdge {
+    std::string xml_id;  // the GraphML edge id (may be empty), for messages
+    size_t source = 0, target = 0;
+    std::string e_subsystem, relation, rrelation, gen_method, as_tgt_subsystem;
+    int id_scope = 0, id_start = 0, id_stride = 0, multi_scale = 0;
+    int as_tgt_uplvl = 0, as_src_uplvl = 0;
+
+    GenMethod method() const;
+};
+
+struct Recipe {
+    std::vector<RecipeVertex> vertices;         // document order
+    std::vector<RecipeEdge> edges;              // document order
+    std::vector<std::vector<size_t>> out_edges;  // per vertex, document order
+};
+
+// Parses GraphML text. `source` names the file in error messages. Errors:
+// malformed XML or a malformed attribute value give the reference's text
+// ("error in reading grug string; "); the checks the reference lacks (an
+// undeclared key, an edge to an unknown node) name the file and element.
+Result<Recipe> parse_grug(std::string_view text, std::string_view source);
+
+// Checks the reference does not make, so that a broken recipe is reported
+// instead of silently generating a partial graph: at least one root, a
+// known gen_method on every edge, and a forest (no recipe vertex reached by
+// two edges, no cycle).
+Status validate_recipe(const Recipe& recipe, std::string_view source);
+
+// Expands `recipe` into `graph` (spec/grug.md §2-§5). Type and subsystem
+// names are interned in document order first.
+Status load_grug(const Recipe& recipe, ResourceGraph& graph);
+
+// The message the reference prints for any GRUG read failure.
+inline constexpr const char* kGrugReadError = "error in reading grug string; ";
+
+}  // namespace rq

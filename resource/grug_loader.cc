@@ -1,0 +1,179 @@
+// Recipe -> resource graph (spec/grug.md §2-§5).
+//
+// One depth-first walk over the recipe; only tree edges generate anything.
+// The walker state (generated vertices per recipe vertex, the `scales`
+// deque and the node-rank counter) is shared by the whole walk, and its
+// quirks (FINISH pops `scales` for every recipe vertex, associate edges
+// included) are reproduced literally because later ids depend on them.
+#include <deque>
+
+#include "resource/grug.h"
+
+namespace rq {
+
+namespace {
+
+// prefix(p, u) of spec/grug.md §2.1 ASSOCIATE_BY_PATH_IN.
+std::string path_prefix(std::string_view p, int uplevel) {
+    int64_t slashes = 0;
+    for (char c : p) slashes += c == '/';
+    if (uplevel >= slashes) return {};
+    // keep p up to and including its (slashes - uplevel + 1)-th '/'
+    int64_t want = slashes - uplevel + 1, seen = 0;
+    std::string out;
+    for (char c : p) {
+        out.push_back(c);
+        if (c == '/' && ++seen == want) break;
+    }
+    if (out.empty() || out.back() != '/') out.push_back('/');
+    return out;
+}
+
+class Expander {
+public:
+    Expander(const Recipe& recipe, ResourceGraph& graph)
+        : recipe_(recipe), graph_(graph), gen_(recipe.vertices.size()) {
+        for (auto& v : recipe.vertices) {
+            type_ids_.push_back(graph.types().intern(v.type));
+            sub_ids_.push_back(graph.subsystems().intern(v.subsystem));
+        }
+        for (auto& e : recipe.edges) {
+            e_sub_ids_.push_back(graph.subsystems().intern(e.e_subsystem));
+            tgt_sub_ids_.push_back(graph.subsystems().intern(e.as_tgt_subsystem));
+        }
+    }
+
+    void run() {
+        std::vector<char> colour(recipe_.vertices.size(), kWhite);
+        for (size_t r = 0; r < recipe_.vertices.size(); ++r)
+            if (colour[r] == kWhite) visit(r, colour);
+    }
+
+private:
+    static constexpr char kWhite = 0, kGrey = 1, kBlack = 2;
+
+    void visit(size_t r, std::vector<char>& colour) {
+        // Iterative DFS would be longer; recipes are a handful of levels deep.
+        colour[r] = kGrey;
+        for (size_t ei : recipe_.out_edges[r]) {
+            size_t t = recipe_.edges[ei].target;
+            if (colour[t] != kWhite) continue;
+            tree_edge(ei);
+            visit(t, colour);
+        }
+        colour[r] = kBlack;
+        if (!scales_.empty()) scales_.pop_front();
+    }
+
+    void tree_edge(size_t ei) {
+        const RecipeEdge& e = recipe_.edges[ei];
+        if (recipe_.vertices[e.source].root == 1 && gen_[e.source].empty())
+            gen_[e.source].push_back(make_root(e.source));
+        gen_[e.target].clear();
+        switch (e.method()) {
+        case GenMethod::kMultiply: multiply(ei); break;
+        case GenMethod::kAssociateIn: associate(ei, false); break;
+        case GenMethod::kAssociateByPathIn: associate(ei, true); break;
+        case GenMethod::kUnknown: break;  // the reference generates nothing
+        }
+    }
+
+    VertexId make_root(size_t r) {
+        SubsystemId s = sub_ids_[r];
+        if (graph_.has_root(s)) return graph_.root(s);
+        VertexId v = create(r, kNoVertex, 0);
+        graph_.set_root(s, v);
+        return v;
+    }
+
+    VertexId create(size_t r, VertexId parent, int64_t id) {
+        const RecipeVertex& rv = recipe_.vertices[r];
+        std::string name = rv.basename;
+        if (id != -1) name += std::to_string(id);
+        VertexSpec spec;
+        spec.type = type_ids_[r];
+        spec.basename = rv.basename;
+        spec.name = name;
+        spec.id = id;
+        spec.rank = spec.type == types::kNode ? ++node_rank_ : -1;
+        spec.size = rv.size;
+        spec.unit = rv.unit;
+        VertexId v = graph_.add_vertex(spec);
+        SubsystemId s = sub_ids_[r];
+        std::string path = parent == kNoVertex ? std::string() : std::string(graph_.path(parent, s));
+        path += "/";
+        path += name;
+        graph_.set_path(v, s, path);
+        graph_.index_path(v, path);
+        return v;
+    }
+
+    int64_t gen_id(const RecipeEdge& e, int64_t i, int64_t sz, int64_t j) const {
+        if (e.id_scope < 0) return -1;
+        if (e.id_scope == 0) return e.id_start + i;  // stride ignored, as in the reference
+        size_t scope = std::min<size_t>(static_cast<size_t>(e.id_scope), scales_.size());
+        int64_t wrap = 1;
+        for (size_t k = 0; k < scope; ++k) wrap *= scales_[k];
+        int64_t jm = wrap > 0 ? j % wrap : 0;
+        return e.id_start + jm * sz * e.id_stride + i * e.id_stride;
+    }
+
+    void multiply(size_t ei) {
+        const RecipeEdge& e = recipe_.edges[ei];
+        const std::vector<VertexId> sources = gen_[e.source];
+        int64_t j = 0;
+        for (VertexId src : sources) {
+            for (int64_t i = 0; i < e.multi_scale; ++i) {
+                VertexId v = create(e.target, src, gen_id(e, i, e.multi_scale, j));
+                graph_.add_or_reuse_edge(src, v, e_sub_ids_[ei]);
+                gen_[e.target].push_back(v);
+            }
+            ++j;
+        }
+        scales_.push_front(e.multi_scale);
+    }
+
+    // Reads a path as the reference's map operator[] does: a missing entry
+    // is created empty.
+    std::string read_path(VertexId v, SubsystemId s) {
+        if (!graph_.has_path(v, s)) graph_.set_path(v, s, "");
+        return std::string(graph_.path(v, s));
+    }
+
+    void associate(size_t ei, bool by_path) {
+        const RecipeEdge& e = recipe_.edges[ei];
+        SubsystemId es = e_sub_ids_[ei], as = tgt_sub_ids_[ei];
+        const std::vector<VertexId> sources = gen_[e.source];
+        const std::vector<VertexId> candidates = graph_.by_type(type_ids_[e.target]);
+        for (VertexId src : sources) {
+            for (VertexId v : candidates) {
+                if (by_path && path_prefix(read_path(v, as), e.as_tgt_uplvl) !=
+                                   path_prefix(read_path(src, as), e.as_src_uplvl))
+                    continue;
+                std::string path = read_path(src, es) + "/" + std::string(graph_.name(v));
+                graph_.set_path(v, es, path);
+                graph_.index_path(v, path);
+                graph_.add_or_reuse_edge(src, v, es);
+                gen_[e.target].push_back(v);
+            }
+        }
+    }
+
+    const Recipe& recipe_;
+    ResourceGraph& graph_;
+    std::vector<TypeId> type_ids_;
+    std::vector<SubsystemId> sub_ids_, e_sub_ids_, tgt_sub_ids_;
+    std::vector<std::vector<VertexId>> gen_;
+    std::deque<int64_t> scales_;
+    int64_t node_rank_ = -1;
+};
+
+}  // namespace
+
+Status load_grug(const Recipe& recipe, ResourceGraph& graph) {
+    Expander(recipe, graph).run();
+    graph.recount_nodes_up();
+    return ok_status();
+}
+
+}  // namespace rq
