@@ -7,8 +7,24 @@ namespace rq {
 ResourceGraph::ResourceGraph()
     : types_(make_type_interner()), subsystems_(make_subsystem_interner()) {}
 
+void ResourceGraph::reserve(size_t n, size_t m) {
+    for (auto* col : {&basename_, &name_, &unit_}) col->reserve(n);
+    for (auto* col : {&id_, &uniq_id_, &rank_, &size_}) col->reserve(n);
+    type_.reserve(n);
+    flags_.reserve(n);
+    first_path_.reserve(n);
+    paths_.reserve(n);
+    for (auto* col : {&out_head_, &out_tail_, &in_head_, &in_tail_}) col->reserve(n);
+    edge_src_.reserve(m);
+    edge_dst_.reserve(m);
+    edge_sub_.reserve(m);
+    marks_.reserve(m);
+    out_next_.reserve(m);
+    in_next_.reserve(m);
+}
+
 VertexId ResourceGraph::add_vertex(const VertexSpec& spec) {
-    auto v = static_cast<VertexId>(boost::add_vertex(topo_));
+    auto v = static_cast<VertexId>(type_.size());
     type_.push_back(spec.type);
     flags_.push_back(spec.up ? 0 : kDown);
     basename_.push_back(strings_.intern(spec.basename));
@@ -19,6 +35,7 @@ VertexId ResourceGraph::add_vertex(const VertexSpec& spec) {
     rank_.push_back(spec.rank);
     size_.push_back(spec.size);
     first_path_.push_back(kNoPath);
+    for (auto* col : {&out_head_, &out_tail_, &in_head_, &in_tail_}) col->push_back(kNoEdge);
 
     if (by_type_.size() <= spec.type) by_type_.resize(spec.type + 1u);
     by_type_[spec.type].push_back(v);
@@ -29,11 +46,14 @@ VertexId ResourceGraph::add_vertex(const VertexSpec& spec) {
 
 EdgeId ResourceGraph::add_edge(VertexId src, VertexId dst, SubsystemId s) {
     auto e = static_cast<EdgeId>(edge_src_.size());
-    boost::add_edge(src, dst, e, topo_);
     edge_src_.push_back(src);
     edge_dst_.push_back(dst);
     edge_sub_.push_back(s);
     marks_.emplace_back();
+    out_next_.push_back(kNoEdge);
+    in_next_.push_back(kNoEdge);
+    append(out_head_[src], out_tail_[src], out_next_, e);
+    append(in_head_[dst], in_tail_[dst], in_next_, e);
     ++live_edges_;
     auto it = child_order_.find(src);
     if (it != child_order_.end()) {
@@ -59,14 +79,9 @@ EdgeId ResourceGraph::add_or_reuse_edge(VertexId src, VertexId dst, SubsystemId 
 
 void ResourceGraph::remove_edge(EdgeId e) {
     if (!edge_alive(e)) return;
-    VertexId src = edge_src_[e];
-    auto range = boost::out_edges(src, topo_);
-    for (auto it = range.first; it != range.second; ++it) {
-        if (topo_[*it] == e) {
-            boost::remove_edge(*it, topo_);
-            break;
-        }
-    }
+    VertexId src = edge_src_[e], dst = edge_dst_[e];
+    unlink(out_head_[src], out_tail_[src], out_next_, e);
+    unlink(in_head_[dst], in_tail_[dst], in_next_, e);
     auto co = child_order_.find(src);
     if (co != child_order_.end()) {
         auto& list = co->second;
@@ -76,6 +91,34 @@ void ResourceGraph::remove_edge(EdgeId e) {
     }
     edge_sub_[e] = kNoId;
     --live_edges_;
+}
+
+void ResourceGraph::append(EdgeId& head, EdgeId& tail, std::vector<EdgeId>& next, EdgeId e) {
+    if (tail == kNoEdge)
+        head = e;
+    else
+        next[tail] = e;
+    tail = e;
+}
+
+void ResourceGraph::unlink(EdgeId& head, EdgeId& tail, std::vector<EdgeId>& next, EdgeId e) {
+    EdgeId prev = kNoEdge;
+    for (EdgeId i = head; i != kNoEdge; prev = i, i = next[i]) {
+        if (i != e) continue;
+        if (prev == kNoEdge)
+            head = next[i];
+        else
+            next[prev] = next[i];
+        if (tail == e) tail = prev;
+        next[e] = kNoEdge;
+        return;
+    }
+}
+
+size_t ResourceGraph::out_degree(VertexId v) const {
+    size_t n = 0;
+    for (EdgeId e = out_head_[v]; e != kNoEdge; e = out_next_[e]) ++n;
+    return n;
 }
 
 void ResourceGraph::set_up(VertexId v, bool up) {
@@ -96,7 +139,7 @@ void ResourceGraph::set_property(VertexId v, const std::string& key, const std::
 
 std::string_view ResourceGraph::path(VertexId v, SubsystemId s) const {
     for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next)
-        if (paths_[p].subsystem == s) return paths_[p].text;
+        if (paths_[p].subsystem == s) return paths_[p].view();
     return {};
 }
 
@@ -111,11 +154,12 @@ void ResourceGraph::set_path(VertexId v, SubsystemId s, std::string_view text) {
     uint32_t* link = &first_path_[v];
     while (*link != kNoPath && paths_[*link].subsystem < s) link = &paths_[*link].next;
     if (*link != kNoPath && paths_[*link].subsystem == s) {
-        paths_[*link].text = stored;
+        paths_[*link].text = stored.data();
+        paths_[*link].length = static_cast<uint32_t>(stored.size());
         return;
     }
     auto idx = static_cast<uint32_t>(paths_.size());
-    paths_.push_back({stored, *link, s});
+    paths_.push_back({stored.data(), static_cast<uint32_t>(stored.size()), *link, s});
     *link = idx;
 }
 
@@ -124,7 +168,7 @@ void ResourceGraph::index_path(VertexId v, std::string_view text) {
     // the same text, else store a new one.
     std::string_view key;
     for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next)
-        if (paths_[p].text == text) key = paths_[p].text;
+        if (paths_[p].view() == text) key = paths_[p].view();
     if (key.data() == nullptr) key = path_text_.store(text);
     by_path_.add(key, v);
 }
@@ -187,7 +231,7 @@ void ResourceGraph::detach_vertex(VertexId v) {
     for (EdgeId e : in(v)) edges.push_back(e);
     for (EdgeId e : edges) remove_edge(e);
     child_order_.erase(v);
-    for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next) by_path_.erase(paths_[p].text);
+    for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next) by_path_.erase(paths_[p].view());
     auto drop = [v](std::vector<VertexId>& list) {
         list.erase(std::remove(list.begin(), list.end(), v), list.end());
     };
@@ -212,9 +256,7 @@ size_t ResourceGraph::bytes() const {
     size_t vertex_cols = n * (sizeof(TypeId) + 1 + 3 * sizeof(NameId) + 4 * sizeof(int64_t) +
                               sizeof(uint32_t));
     size_t edge_cols = m * (2 * sizeof(VertexId) + sizeof(SubsystemId) + sizeof(EdgeMarks));
-    // Boost adjacency_list: per vertex two edge vectors, per edge a list
-    // node plus an out- and an in-entry.
-    size_t topo = n * (2 * 3 * sizeof(void*)) + m * (4 * sizeof(void*) + 2 * 2 * sizeof(void*));
+    size_t topo = n * 4 * sizeof(EdgeId) + m * 2 * sizeof(EdgeId);
     size_t paths = paths_.capacity() * sizeof(PathEntry) + path_text_.bytes();
     size_t indexes = by_path_.bytes() + n * 2 * sizeof(VertexId);
     return vertex_cols + edge_cols + topo + paths + indexes + strings_.bytes();

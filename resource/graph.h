@@ -1,19 +1,23 @@
 // ResourceGraph: the multi-subsystem resource graph.
 //
-// Topology is a Boost.Graph adjacency_list (out-edge order = creation order,
-// which is the child visiting order of every traversal). Everything else is
-// kept apart from it, LEMON style, in dense columns indexed by VertexId /
-// EdgeId: the attributes a match reads constantly (type, id, size, status)
-// are plain arrays; names and units are ids into a string pool; paths and
-// properties, rarely read during a match, live in side tables.
+// Storage is LEMON style: a few dense arrays indexed by VertexId / EdgeId.
+// Topology is two linked lists of edges per vertex (out-edges in creation
+// order, which is the child visiting order of every traversal, and
+// in-edges), threaded through per-edge "next" arrays: 8 bytes per vertex
+// and 16 per edge, no allocation per vertex. The graph models the Boost
+// Graph Library concepts (resource/graph_boost.h), so BGL algorithms and
+// writers run on it directly. Attributes live apart from the topology: the
+// ones a match reads constantly (type, id, size, status) are plain arrays;
+// names and units are ids into a string pool; paths and properties, rarely
+// read during a match, live in side tables.
 //
 // Vertices are never deleted: `remove` detaches them (edges and index
 // entries go away) and leaves unreachable objects, as the reference does.
 #pragma once
 
-#include <boost/graph/adjacency_list.hpp>
-
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <string>
@@ -66,10 +70,6 @@ struct OrderedChild {
 };
 
 class ResourceGraph {
-    using Topology = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS,
-                                           boost::no_property, EdgeId, boost::no_property,
-                                           boost::listS>;
-
 public:
     ResourceGraph();
 
@@ -79,6 +79,8 @@ public:
     const Interner& subsystems() const { return subsystems_; }
 
     // ---- construction -------------------------------------------------
+    // Capacity hint for loaders that know the final size.
+    void reserve(size_t vertices, size_t edges);
     VertexId add_vertex(const VertexSpec& spec);
     // Appends a new edge src->dst in subsystem `s`.
     EdgeId add_edge(VertexId src, VertexId dst, SubsystemId s);
@@ -121,13 +123,14 @@ public:
     template <class Fn>
     void for_each_path(VertexId v, Fn&& fn) const {
         for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next)
-            fn(paths_[p].subsystem, paths_[p].text);
+            fn(paths_[p].subsystem, paths_[p].view());
     }
 
     // ---- topology --------------------------------------------------------
     // Edge ids of `v`'s out-edges (creation order) / in-edges.
     //   for (EdgeId e : g.out(v)) ...
-    size_t out_degree(VertexId v) const { return boost::out_degree(v, topo_); }
+    size_t out_degree(VertexId v) const;
+    bool is_leaf(VertexId v) const { return out_head_[v] == kNoEdge; }
     VertexId source(EdgeId e) const { return edge_src_[e]; }
     VertexId target(EdgeId e) const { return edge_dst_[e]; }
     SubsystemId subsystem(EdgeId e) const { return edge_sub_[e]; }
@@ -172,18 +175,21 @@ private:
     static constexpr uint8_t kRemoved = 2;
     static constexpr uint32_t kNoPath = UINT32_MAX;
 
+    static void append(EdgeId& head, EdgeId& tail, std::vector<EdgeId>& next, EdgeId e);
+    static void unlink(EdgeId& head, EdgeId& tail, std::vector<EdgeId>& next, EdgeId e);
+
     struct PathEntry {
-        std::string_view text;
+        const char* text;
+        uint32_t length;
         uint32_t next;
         SubsystemId subsystem;
+        std::string_view view() const { return {text, length}; }
     };
 
     Interner types_;
     Interner subsystems_;
     StringPool strings_;
     TextArena path_text_;
-
-    Topology topo_;
 
     // vertex columns
     std::vector<TypeId> type_;
@@ -198,6 +204,9 @@ private:
     std::vector<VertexId> edge_src_, edge_dst_;
     std::vector<SubsystemId> edge_sub_;
     std::vector<EdgeMarks> marks_;
+    std::vector<EdgeId> out_next_, in_next_;   // next out-/in-edge of the same vertex
+    std::vector<EdgeId> out_head_, out_tail_;  // per vertex, in insertion order
+    std::vector<EdgeId> in_head_, in_tail_;
     size_t live_edges_ = 0;
 
     std::vector<VertexId> roots_;
@@ -211,51 +220,38 @@ private:
 
 
 public:
-    // A range of EdgeIds over a Boost out-/in-edge list.
-    class EdgeRange {
+    // A range of edge ids along one of the linked lists.
+    class EdgeList {
     public:
-        template <class It>
-        class Iter {
+        class iterator {
         public:
-            Iter(It it, const Topology* g) : it_(it), g_(g) {}
-            EdgeId operator*() const { return (*g_)[*it_]; }
-            Iter& operator++() { ++it_; return *this; }
-            bool operator!=(const Iter& o) const { return it_ != o.it_; }
-            bool operator==(const Iter& o) const { return it_ == o.it_; }
+            using iterator_category = std::forward_iterator_tag;
+            using value_type = EdgeId;
+            using difference_type = std::ptrdiff_t;
+            using pointer = const EdgeId*;
+            using reference = EdgeId;
+            iterator() = default;
+            iterator(EdgeId e, const std::vector<EdgeId>* next) : e_(e), next_(next) {}
+            EdgeId operator*() const { return e_; }
+            iterator& operator++() { e_ = (*next_)[e_]; return *this; }
+            iterator operator++(int) { iterator old = *this; ++*this; return old; }
+            bool operator!=(const iterator& o) const { return e_ != o.e_; }
+            bool operator==(const iterator& o) const { return e_ == o.e_; }
 
         private:
-            It it_;
-            const Topology* g_;
+            EdgeId e_ = kNoEdge;
+            const std::vector<EdgeId>* next_ = nullptr;
         };
-        using OutIt = boost::graph_traits<Topology>::out_edge_iterator;
-        using InIt = boost::graph_traits<Topology>::in_edge_iterator;
-    };
-
-    class OutEdges {
-    public:
-        using iterator = EdgeRange::Iter<EdgeRange::OutIt>;
-        OutEdges(std::pair<EdgeRange::OutIt, EdgeRange::OutIt> r, const Topology* g)
-            : b_(r.first, g), e_(r.second, g) {}
-        iterator begin() const { return b_; }
-        iterator end() const { return e_; }
+        EdgeList(EdgeId head, const std::vector<EdgeId>* next) : head_(head), next_(next) {}
+        iterator begin() const { return {head_, next_}; }
+        iterator end() const { return {kNoEdge, next_}; }
 
     private:
-        iterator b_, e_;
+        EdgeId head_;
+        const std::vector<EdgeId>* next_;
     };
-    class InEdges {
-    public:
-        using iterator = EdgeRange::Iter<EdgeRange::InIt>;
-        InEdges(std::pair<EdgeRange::InIt, EdgeRange::InIt> r, const Topology* g)
-            : b_(r.first, g), e_(r.second, g) {}
-        iterator begin() const { return b_; }
-        iterator end() const { return e_; }
-
-    private:
-        iterator b_, e_;
-    };
-    OutEdges out(VertexId v) const { return OutEdges(boost::out_edges(v, topo_), &topo_); }
-    InEdges in(VertexId v) const { return InEdges(boost::in_edges(v, topo_), &topo_); }
-    const Topology& topology() const { return topo_; }
+    EdgeList out(VertexId v) const { return EdgeList(out_head_[v], &out_next_); }
+    EdgeList in(VertexId v) const { return EdgeList(in_head_[v], &in_next_); }
 };
 
 }  // namespace rq

@@ -6,13 +6,11 @@
 
 #include <fstream>
 
+#include "resource/graph_boost.h"
+
 namespace rq {
 
 namespace {
-
-using Topology = std::decay_t<decltype(std::declval<ResourceGraph>().topology())>;
-using VertexDesc = boost::graph_traits<Topology>::vertex_descriptor;
-using EdgeDesc = boost::graph_traits<Topology>::edge_descriptor;
 
 std::string paths_of(const ResourceGraph& g, VertexId v) {
     std::string out;
@@ -28,37 +26,33 @@ std::string paths_of(const ResourceGraph& g, VertexId v) {
 }  // namespace
 
 void write_dot(const ResourceGraph& g, std::ostream& out) {
-    const Topology& topo = g.topology();
-    auto vertex_label = [&](std::ostream& os, VertexDesc v) {
-        os << "[label=" << boost::escape_dot_string(std::string(g.name(static_cast<VertexId>(v)))) << "]";
+    auto vertex_label = [&](std::ostream& os, VertexId v) {
+        os << "[label=" << boost::escape_dot_string(std::string(g.name(v))) << "]";
     };
-    auto edge_label = [&](std::ostream& os, EdgeDesc e) {
-        os << "[label=" << boost::escape_dot_string(g.subsystems().name(g.subsystem(topo[e]))) << "]";
+    auto edge_label = [&](std::ostream& os, EdgeRef e) {
+        os << "[label=" << boost::escape_dot_string(g.subsystems().name(g.subsystem(e.id))) << "]";
     };
-    boost::write_graphviz(out, topo, vertex_label, edge_label);
+    boost::write_graphviz(out, g, vertex_label, edge_label);
 }
 
 void write_graphml(const ResourceGraph& g, std::ostream& out) {
-    const Topology& topo = g.topology();
     boost::dynamic_properties dp;
-    auto vprop = [&](auto fn) {
-        return boost::make_function_property_map<VertexDesc>(
-            [&g, fn](VertexDesc v) { return fn(static_cast<VertexId>(v)); });
+    auto vprop = [&g](auto fn) {
+        return boost::make_function_property_map<VertexId>([&g, fn](VertexId v) { return fn(g, v); });
     };
-    dp.property("type", vprop([&g](VertexId v) { return g.type_name(v); }));
-    dp.property("basename", vprop([&g](VertexId v) { return std::string(g.basename(v)); }));
-    dp.property("name", vprop([&g](VertexId v) { return std::string(g.name(v)); }));
-    dp.property("id", vprop([&g](VertexId v) { return g.id(v); }));
-    dp.property("uniq_id", vprop([&g](VertexId v) { return g.uniq_id(v); }));
-    dp.property("rank", vprop([&g](VertexId v) { return g.rank(v); }));
-    dp.property("size", vprop([&g](VertexId v) { return g.size(v); }));
-    dp.property("unit", vprop([&g](VertexId v) { return std::string(g.unit(v)); }));
-    dp.property("status", vprop([&g](VertexId v) { return std::string(g.is_up(v) ? "up" : "down"); }));
-    dp.property("paths", vprop([&g](VertexId v) { return paths_of(g, v); }));
-    dp.property("subsystem", boost::make_function_property_map<EdgeDesc>([&g, &topo](EdgeDesc e) {
-                    return g.subsystems().name(g.subsystem(topo[e]));
-                }));
-    boost::write_graphml(out, topo, dp, true);
+    dp.property("type", vprop([](const ResourceGraph& g, VertexId v) { return g.type_name(v); }));
+    dp.property("basename", vprop([](const ResourceGraph& g, VertexId v) { return std::string(g.basename(v)); }));
+    dp.property("name", vprop([](const ResourceGraph& g, VertexId v) { return std::string(g.name(v)); }));
+    dp.property("id", vprop([](const ResourceGraph& g, VertexId v) { return g.id(v); }));
+    dp.property("uniq_id", vprop([](const ResourceGraph& g, VertexId v) { return g.uniq_id(v); }));
+    dp.property("rank", vprop([](const ResourceGraph& g, VertexId v) { return g.rank(v); }));
+    dp.property("size", vprop([](const ResourceGraph& g, VertexId v) { return g.size(v); }));
+    dp.property("unit", vprop([](const ResourceGraph& g, VertexId v) { return std::string(g.unit(v)); }));
+    dp.property("status", vprop([](const ResourceGraph& g, VertexId v) { return std::string(g.is_up(v) ? "up" : "down"); }));
+    dp.property("paths", vprop([](const ResourceGraph& g, VertexId v) { return paths_of(g, v); }));
+    dp.property("subsystem", boost::make_function_property_map<EdgeRef>(
+                                 [&g](EdgeRef e) { return g.subsystems().name(g.subsystem(e.id)); }));
+    boost::write_graphml(out, g, dp, true);
 }
 
 Status export_graph(const ResourceGraph& graph, const std::string& format, const std::string& base) {

@@ -5,7 +5,9 @@
 // deque and the node-rank counter) is shared by the whole walk, and its
 // quirks (FINISH pops `scales` for every recipe vertex, associate edges
 // included) are reproduced literally because later ids depend on them.
+#include <algorithm>
 #include <deque>
+#include <functional>
 
 #include "resource/grug.h"
 
@@ -43,7 +45,33 @@ public:
         }
     }
 
+    // The number of vertices and edges the walk will create by MULTIPLY
+    // (associations add edges only), to size the graph's columns once.
+    std::pair<size_t, size_t> estimate() const {
+        std::vector<double> count(recipe_.vertices.size(), 0);
+        std::vector<char> colour(recipe_.vertices.size(), kWhite);
+        double vertices = 0, edges = 0;
+        std::function<void(size_t)> visit = [&](size_t r) {
+            colour[r] = kGrey;
+            for (size_t ei : recipe_.out_edges[r]) {
+                const RecipeEdge& e = recipe_.edges[ei];
+                if (colour[e.target] != kWhite) continue;
+                if (recipe_.vertices[r].root == 1 && count[r] == 0) count[r] = 1, vertices += 1;
+                count[e.target] = e.method() == GenMethod::kMultiply ? count[r] * std::max(e.multi_scale, 0) : 0;
+                vertices += count[e.target];
+                edges += count[e.target];
+                visit(e.target);
+            }
+        };
+        for (size_t r = 0; r < recipe_.vertices.size(); ++r)
+            if (colour[r] == kWhite) visit(r);
+        const double cap = 1e8;  // a hint only: never reserve absurd amounts
+        return {static_cast<size_t>(std::min(vertices, cap)), static_cast<size_t>(std::min(edges, cap))};
+    }
+
     void run() {
+        auto [vertices, edges] = estimate();
+        graph_.reserve(vertices, edges);
         std::vector<char> colour(recipe_.vertices.size(), kWhite);
         for (size_t r = 0; r < recipe_.vertices.size(); ++r)
             if (colour[r] == kWhite) visit(r, colour);
@@ -88,7 +116,8 @@ private:
 
     VertexId create(size_t r, VertexId parent, int64_t id) {
         const RecipeVertex& rv = recipe_.vertices[r];
-        std::string name = rv.basename;
+        std::string& name = name_buffer_;
+        name = rv.basename;
         if (id != -1) name += std::to_string(id);
         VertexSpec spec;
         spec.type = type_ids_[r];
@@ -100,7 +129,9 @@ private:
         spec.unit = rv.unit;
         VertexId v = graph_.add_vertex(spec);
         SubsystemId s = sub_ids_[r];
-        std::string path = parent == kNoVertex ? std::string() : std::string(graph_.path(parent, s));
+        std::string& path = path_buffer_;
+        path.clear();
+        if (parent != kNoVertex) path += read_path(parent, s);
         path += "/";
         path += name;
         graph_.set_path(v, s, path);
@@ -135,9 +166,9 @@ private:
 
     // Reads a path as the reference's map operator[] does: a missing entry
     // is created empty.
-    std::string read_path(VertexId v, SubsystemId s) {
+    std::string_view read_path(VertexId v, SubsystemId s) {
         if (!graph_.has_path(v, s)) graph_.set_path(v, s, "");
-        return std::string(graph_.path(v, s));
+        return graph_.path(v, s);
     }
 
     void associate(size_t ei, bool by_path) {
@@ -150,7 +181,7 @@ private:
                 if (by_path && path_prefix(read_path(v, as), e.as_tgt_uplvl) !=
                                    path_prefix(read_path(src, as), e.as_src_uplvl))
                     continue;
-                std::string path = read_path(src, es) + "/" + std::string(graph_.name(v));
+                std::string path = std::string(read_path(src, es)) + "/" + std::string(graph_.name(v));
                 graph_.set_path(v, es, path);
                 graph_.index_path(v, path);
                 graph_.add_or_reuse_edge(src, v, es);
@@ -166,6 +197,7 @@ private:
     std::vector<std::vector<VertexId>> gen_;
     std::deque<int64_t> scales_;
     int64_t node_rank_ = -1;
+    std::string name_buffer_, path_buffer_;  // reused: no allocation per vertex
 };
 
 }  // namespace

@@ -38,15 +38,21 @@ private:
     static constexpr uint32_t kNone = UINT32_MAX;
     static constexpr uint32_t kTomb = UINT32_MAX - 1;
     struct Key {
-        std::string_view text;
+        const char* text;
+        uint32_t length;
+        uint32_t hash;  // kept to grow the table without rehashing text
         uint32_t head;
         uint32_t tail;
+        std::string_view view() const { return {text, length}; }
     };
     struct Node {
         Vertex vertex;
         uint32_t next;
     };
 
+    static uint32_t hash_of(std::string_view path);
+    // Slot holding `path` or the empty slot where it would go.
+    size_t probe(std::string_view path, uint32_t hash) const;
     uint32_t find_key(std::string_view path) const;
     void grow();
 
