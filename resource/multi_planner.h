@@ -1,0 +1,72 @@
+// MultiPlanner: one Planner per tracked resource type, used for subtree
+// plans (spec/planner.md §3, §5). A multi-span reserves an amount of every
+// type over the same window and is identified by one id (0, 1, 2... per
+// multi-planner).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "resource/planner.h"
+#include "utilities/result.h"
+
+namespace rq {
+
+class MultiPlanner {
+public:
+    MultiPlanner() = default;
+    // Planner i tracks types[i] with capacity totals[i] (a missing total is
+    // taken as 0, surplus totals are ignored).
+    MultiPlanner(std::vector<uint16_t> types, std::vector<int64_t> totals);
+
+    size_t size() const { return types_.size(); }
+    uint16_t type(size_t i) const { return types_[i]; }
+    const Planner& planner(size_t i) const { return planners_[i]; }
+    int64_t index_of(uint16_t type) const;  // -1 if absent
+
+    // Whether planner i fits amounts[i] during [at, at+d) for every i.
+    // False if `amounts` does not have one entry per planner.
+    bool fits(Time at, Time d, const std::vector<int64_t>& amounts) const;
+
+    // Adds one span per type (amounts may be 0), all or nothing.
+    Result<SpanId> add_span(Time at, Time d, const std::vector<int64_t>& amounts);
+    Status remove_span(SpanId id);
+
+    // Partial release: reduces the span of type index i by `by`. A per-type
+    // span reaching 0 is removed; when every per-type span is gone the
+    // multi-span is forgotten. Returns whether the multi-span still exists.
+    Result<bool> reduce_span(SpanId id, size_t i, int64_t by);
+
+    // Amount of the type-i span of a multi-span; nullopt if gone/unknown.
+    std::optional<int64_t> span_amount(SpanId id, size_t i) const;
+    bool has_span(SpanId id) const { return spans_.count(id) != 0; }
+    size_t span_count() const { return spans_.size(); }
+
+    // Replaces the type list: kept types keep their spans (with the new
+    // total), new types start empty, vanished types are dropped. Existing
+    // multi-spans stay known (even if none of their types survived), so a
+    // later remove_span for them still succeeds.
+    void reset(std::vector<uint16_t> types, std::vector<int64_t> totals);
+
+    // spec §5: the first scheduled point t >= from of planner 0 with
+    // t + d <= kPlannerEnd where every planner i fits amounts[i].
+    // kInvalid for no planners / wrong amount count / d < 1 / negative
+    // amounts, kRange if amounts[0] > total(0), kNotFound when exhausted.
+    Result<Time> earliest(Time from, Time d,
+                          const std::vector<int64_t>& amounts) const;
+
+private:
+    Status check_amounts(const std::vector<int64_t>& amounts) const;
+
+    std::vector<uint16_t> types_;
+    std::vector<Planner> planners_;
+    // Multi-span id -> the per-type span id in planners_[i] (0 once that
+    // per-type span has been released; planner span ids start at 1).
+    std::unordered_map<SpanId, std::vector<SpanId>> spans_;
+    SpanId next_id_ = 0;
+};
+
+}  // namespace rq

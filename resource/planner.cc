@@ -1,0 +1,192 @@
+#include "resource/planner.h"
+
+#include <string>
+#include <unordered_map>
+
+#include "resource/time_tree.h"
+
+namespace rq {
+
+// Everything a planner needs once it has spans. Point 0 is pinned inside
+// the tree, so the tree's points are exactly the planner's scheduled points.
+struct Planner::State {
+    TimeTree tree;
+    std::unordered_map<SpanId, Span> spans;
+};
+
+namespace {
+
+std::string window_text(Time at, Time d) {
+    return "[" + std::to_string(at) + ", +" + std::to_string(d) + ")";
+}
+
+Error unknown_span(SpanId id) {
+    return make_error(Errc::kNotFound,
+                      "planner: unknown span id " + std::to_string(id));
+}
+
+}  // namespace
+
+Planner::Planner(int64_t total) : total_(total) {}
+
+Planner::Planner(const Planner& other)
+    : total_(other.total_),
+      next_id_(other.next_id_),
+      state_(other.state_ ? std::make_unique<State>(*other.state_) : nullptr) {}
+
+Planner& Planner::operator=(const Planner& other) {
+    if (this != &other) {
+        total_ = other.total_;
+        next_id_ = other.next_id_;
+        state_ = other.state_ ? std::make_unique<State>(*other.state_) : nullptr;
+    }
+    return *this;
+}
+
+Planner::Planner(Planner&& other) noexcept = default;
+Planner& Planner::operator=(Planner&& other) noexcept = default;
+Planner::~Planner() = default;
+
+// ---- queries -------------------------------------------------------------
+
+Result<int64_t> Planner::avail_during(Time at, Time d) const {
+    if (!valid_window(at, d))
+        return make_error(Errc::kInvalid,
+                          "planner: invalid time window " + window_text(at, d));
+    if (!state_) return total_;
+    return total_ - state_->tree.max_usage(at, at + d);
+}
+
+int64_t Planner::avail_at(Time at) const {
+    if (!state_ || at < 0 || at >= kPlannerEnd) return total_;
+    return total_ - state_->tree.usage_at(at);
+}
+
+bool Planner::fits(Time at, Time d, int64_t amount) const {
+    if (!valid_window(at, d) || amount < 0 || amount > total_) return false;
+    if (!state_) return true;
+    return state_->tree.max_usage(at, at + d) <= total_ - amount;
+}
+
+const Span* Planner::span(SpanId id) const {
+    if (!state_) return nullptr;
+    auto it = state_->spans.find(id);
+    return it == state_->spans.end() ? nullptr : &it->second;
+}
+
+size_t Planner::span_count() const { return state_ ? state_->spans.size() : 0; }
+
+size_t Planner::point_count() const { return state_ ? state_->tree.size() : 1; }
+
+std::vector<Time> Planner::points() const {
+    if (!state_) return {0};
+    return state_->tree.points();
+}
+
+// Cost: each loop iteration is O(log s) and either returns or skips one
+// whole "gap" — a run of points whose usage is low enough but which ends
+// (at `too_busy`) less than d after its start — together with the busy run
+// after it. So the search is O(log s) per rejected gap, never per point.
+Result<Time> Planner::earliest(Time from, Time d, int64_t amount) const {
+    if (d < 1 || amount < 0)
+        return make_error(Errc::kInvalid,
+                          "planner: invalid earliest-time request (duration " +
+                              std::to_string(d) + ", amount " +
+                              std::to_string(amount) + ")");
+    if (amount > total_)
+        return make_error(Errc::kRange, "planner: request of " +
+                                            std::to_string(amount) +
+                                            " exceeds total " +
+                                            std::to_string(total_));
+    auto exhausted = [&] {
+        return make_error(Errc::kNotFound, "planner: no scheduled point at or after " +
+                                               std::to_string(from) + " fits " +
+                                               std::to_string(amount) + " for " +
+                                               std::to_string(d));
+    };
+    if (!state_) {
+        // The only point is 0, where everything is free.
+        if (from <= 0) return Time{0};
+        return exhausted();
+    }
+    const TimeTree& tree = state_->tree;
+    const int64_t cap = total_ - amount;  // the most usage `amount` tolerates
+    const Time last_start = kPlannerEnd - d;
+
+    std::optional<Time> candidate = tree.first_point_at_or_after(from);
+    if (candidate && tree.usage_at(*candidate) > cap)
+        candidate = tree.first_point_at_most(*candidate, cap);
+    // Invariant: usage at *candidate <= cap.
+    while (candidate && *candidate <= last_start) {
+        Time start = *candidate;
+        std::optional<Time> too_busy = tree.first_point_above(start, cap);
+        if (!too_busy || *too_busy >= start + d) return start;
+        candidate = tree.first_point_at_most(*too_busy, cap);
+    }
+    return exhausted();
+}
+
+// ---- updates -------------------------------------------------------------
+
+Result<SpanId> Planner::add_span(Time at, Time d, int64_t amount) {
+    if (!valid_window(at, d))
+        return make_error(Errc::kInvalid,
+                          "planner: invalid time window " + window_text(at, d));
+    if (amount < 0)
+        return make_error(Errc::kInvalid, "planner: negative span amount " +
+                                              std::to_string(amount));
+    if (amount > total_)
+        return make_error(Errc::kRange, "planner: span amount " +
+                                            std::to_string(amount) +
+                                            " exceeds total " +
+                                            std::to_string(total_));
+    if (!fits(at, d, amount))
+        return make_error(Errc::kBusy, "planner: " + std::to_string(amount) +
+                                           " units not available during " +
+                                           window_text(at, d));
+    if (!state_) state_ = std::make_unique<State>();
+    const SpanId id = next_id_++;
+    state_->spans.emplace(id, Span{id, at, at + d, amount});
+    state_->tree.add_reference(at, amount);
+    state_->tree.add_reference(at + d, -amount);
+    return id;
+}
+
+Status Planner::remove_span(SpanId id) {
+    if (!state_) return unknown_span(id);
+    auto it = state_->spans.find(id);
+    if (it == state_->spans.end()) return unknown_span(id);
+    const Span removed = it->second;
+    state_->spans.erase(it);
+    state_->tree.remove_reference(removed.start, -removed.amount);
+    state_->tree.remove_reference(removed.end, removed.amount);
+    // Give the memory back: most planners are idle most of the time.
+    if (state_->spans.empty()) state_.reset();
+    return ok_status();
+}
+
+Status Planner::reduce_span(SpanId id, int64_t by) {
+    if (!state_) return unknown_span(id);
+    auto it = state_->spans.find(id);
+    if (it == state_->spans.end()) return unknown_span(id);
+    Span& reduced = it->second;
+    if (by < 0)
+        return make_error(Errc::kInvalid,
+                          "planner: cannot reduce span " + std::to_string(id) +
+                              " by a negative amount " + std::to_string(by));
+    if (by > reduced.amount)
+        return make_error(Errc::kRange, "planner: cannot reduce span " +
+                                            std::to_string(id) + " of " +
+                                            std::to_string(reduced.amount) +
+                                            " by " + std::to_string(by));
+    // Checked before by == 0 so that reducing a zero-amount span by 0
+    // removes it: partial release must be able to drop every span.
+    if (by == reduced.amount) return remove_span(id);
+    if (by == 0) return ok_status();
+    reduced.amount -= by;
+    state_->tree.change_usage(reduced.start, -by);
+    state_->tree.change_usage(reduced.end, by);
+    return ok_status();
+}
+
+}  // namespace rq
