@@ -1,0 +1,53 @@
+// The RV1 writers (spec/output.md §1.6): Flux's resource set "R" version 1,
+//
+//     {"version": 1,
+//      "execution": {"R_lite": [...], "nodelist": ["node[0-3]"],
+//                    "properties": {...}, "starttime": S, "expiration": E},
+//      "scheduling": <JGF document>,
+//      "attributes": {"system": {"scheduler": {"queue": "<q>"}}}}
+//
+// on one line. `rv1_nosched` leaves out "scheduling", `rv1_shorthand` uses
+// the jgf_shorthand document there; "properties" and "attributes" appear
+// only when there is something to put in them.
+//
+// With nothing for R_lite these writers print nothing and keep what they
+// collected: the JGF part of rv1 then carries over into the next output,
+// as in the reference.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "resource/writer_jgf.h"
+#include "resource/writer_rlite.h"
+
+namespace rq {
+
+class Rv1Writer : public MatchWriter {
+public:
+    enum class Scheduling { kJgf, kNone, kJgfShorthand };  // rv1, rv1_nosched, rv1_shorthand
+
+    explicit Rv1Writer(Scheduling scheduling);
+
+    void vertex(const ResourceGraph& graph, const VertexEmission& v) override;
+    void edge(const ResourceGraph& graph, EdgeId e, bool parent_exclusive) override;
+    void time(int64_t start, int64_t end) override;
+    // Only "queue" is part of RV1; other attributes are ignored.
+    void attribute(const std::string& key, const std::string& value) override;
+    // Prints the document and a newline, then resets, unless R_lite is
+    // empty (prints nothing, resets nothing). Errors of the JGF part
+    // (kNotFound) are passed on.
+    Status flush(std::ostream& out) override;
+    void reset() override;
+
+private:
+    RliteWriter rlite_;
+    std::unique_ptr<JgfWriter> jgf_;  // null for rv1_nosched
+    int64_t starttime_ = 0;
+    int64_t expiration_ = 0;
+    std::optional<std::string> queue_;
+};
+
+}  // namespace rq
