@@ -1,6 +1,8 @@
 #include "resource/loader.h"
 
 #include "resource/grug.h"
+#include "resource/jgf_reader.h"
+#include "resource/rv1exec_reader.h"
 
 namespace rq {
 
@@ -13,7 +15,18 @@ Status load_graph(const LoadRequest& request, ResourceGraph& graph) {
         graph.types().freeze();
         return ok_status();
     }
-    return make_error(Errc::kInvalid, "load format " + request.format + " is not supported yet");
+    // jgf_shorthand differs from jgf only when applying an allocation
+    // (`update`), rv1exec_force not at all (spec/readers.md §2, §3).
+    if (request.format == "jgf" || request.format == "jgf_shorthand") {
+        RQ_TRY(read_jgf(request.text, graph));
+    } else if (request.format == "rv1exec" || request.format == "rv1exec_force") {
+        RQ_TRY(read_rv1exec(request.text, graph));
+    } else {
+        return make_error(Errc::kInvalid, "load format " + request.format + " is not supported yet");
+    }
+    graph.recount_nodes_up();
+    graph.types().freeze();
+    return ok_status();
 }
 
 }  // namespace rq
