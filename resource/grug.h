@@ -52,9 +52,17 @@ Result<Recipe> parse_grug(std::string_view text, std::string_view source);
 // two edges, no cycle).
 Status validate_recipe(const Recipe& recipe, std::string_view source);
 
+// Vertex ids are 32-bit: a recipe may not generate more than this.
+inline constexpr double kMaxGrugVertices = 2.0e9;
+
+// How many vertices expanding `recipe` would create (MULTIPLY edges only;
+// associations create none), computed without generating anything.
+double estimate_grug_vertices(const Recipe& recipe);
+
 // Expands `recipe` into `graph` (spec/grug.md §2-§5). Type and subsystem
-// names are interned in document order first.
-Status load_grug(const Recipe& recipe, ResourceGraph& graph);
+// names are interned in document order first. Fails, before creating
+// anything, if the recipe would generate more than `max_vertices`.
+Status load_grug(const Recipe& recipe, ResourceGraph& graph, double max_vertices = kMaxGrugVertices);
 
 // The message the reference prints for any GRUG read failure.
 inline constexpr const char* kGrugReadError = "error in reading grug string; ";

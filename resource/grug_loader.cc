@@ -45,33 +45,8 @@ public:
         }
     }
 
-    // The number of vertices and edges the walk will create by MULTIPLY
-    // (associations add edges only), to size the graph's columns once.
-    std::pair<size_t, size_t> estimate() const {
-        std::vector<double> count(recipe_.vertices.size(), 0);
-        std::vector<char> colour(recipe_.vertices.size(), kWhite);
-        double vertices = 0, edges = 0;
-        std::function<void(size_t)> visit = [&](size_t r) {
-            colour[r] = kGrey;
-            for (size_t ei : recipe_.out_edges[r]) {
-                const RecipeEdge& e = recipe_.edges[ei];
-                if (colour[e.target] != kWhite) continue;
-                if (recipe_.vertices[r].root == 1 && count[r] == 0) count[r] = 1, vertices += 1;
-                count[e.target] = e.method() == GenMethod::kMultiply ? count[r] * std::max(e.multi_scale, 0) : 0;
-                vertices += count[e.target];
-                edges += count[e.target];
-                visit(e.target);
-            }
-        };
-        for (size_t r = 0; r < recipe_.vertices.size(); ++r)
-            if (colour[r] == kWhite) visit(r);
-        const double cap = 1e8;  // a hint only: never reserve absurd amounts
-        return {static_cast<size_t>(std::min(vertices, cap)), static_cast<size_t>(std::min(edges, cap))};
-    }
-
-    void run() {
-        auto [vertices, edges] = estimate();
-        graph_.reserve(vertices, edges);
+    void run(size_t vertices) {
+        graph_.reserve(vertices, vertices);
         std::vector<char> colour(recipe_.vertices.size(), kWhite);
         for (size_t r = 0; r < recipe_.vertices.size(); ++r)
             if (colour[r] == kWhite) visit(r, colour);
@@ -202,8 +177,34 @@ private:
 
 }  // namespace
 
-Status load_grug(const Recipe& recipe, ResourceGraph& graph) {
-    Expander(recipe, graph).run();
+double estimate_grug_vertices(const Recipe& recipe) {
+    // The same walk as the expansion, on counts only.
+    std::vector<double> count(recipe.vertices.size(), 0);
+    std::vector<char> seen(recipe.vertices.size(), 0);
+    double vertices = 0;
+    std::function<void(size_t)> visit = [&](size_t r) {
+        seen[r] = 1;
+        for (size_t ei : recipe.out_edges[r]) {
+            const RecipeEdge& e = recipe.edges[ei];
+            if (seen[e.target]) continue;
+            if (recipe.vertices[r].root == 1 && count[r] == 0) count[r] = 1, vertices += 1;
+            count[e.target] = e.method() == GenMethod::kMultiply ? count[r] * std::max(e.multi_scale, 0) : 0;
+            vertices += count[e.target];
+            visit(e.target);
+        }
+    };
+    for (size_t r = 0; r < recipe.vertices.size(); ++r)
+        if (!seen[r]) visit(r);
+    return vertices;
+}
+
+Status load_grug(const Recipe& recipe, ResourceGraph& graph, double max_vertices) {
+    double vertices = estimate_grug_vertices(recipe);
+    if (vertices > max_vertices)
+        return make_error(Errc::kRange, "the recipe would generate " + std::to_string(static_cast<long long>(vertices)) +
+                                            " vertices, more than the limit of " +
+                                            std::to_string(static_cast<long long>(max_vertices)));
+    Expander(recipe, graph).run(static_cast<size_t>(vertices));
     graph.recount_nodes_up();
     return ok_status();
 }

@@ -1,0 +1,90 @@
+#include "resource/schedule.h"
+
+#include <sstream>
+
+namespace rq {
+
+void ScheduleStore::resize(size_t n) {
+    if (records_.size() < n) records_.resize(n);
+    for (auto& slot : subtree_)
+        if (slot.size() < n) slot.resize(n);
+}
+
+VertexSchedule& ScheduleStore::get(VertexId v, int64_t size) {
+    if (v >= records_.size()) resize(v + 1u);
+    if (!records_[v]) records_[v] = std::make_unique<VertexSchedule>(size);
+    return *records_[v];
+}
+
+void ScheduleStore::clear(VertexId v) {
+    if (v < records_.size()) records_[v].reset();
+}
+
+int64_t ScheduleStore::avail(VertexId v, int64_t size, Time at, Time d) const {
+    const VertexSchedule* r = find(v);
+    if (r == nullptr) return Planner::valid_window(at, d) ? size : 0;
+    auto a = r->plan.avail_during(at, d);
+    return a.ok() ? *a : 0;
+}
+
+SubtreePlan& ScheduleStore::set_subtree(VertexId v, size_t slot, MultiPlanner plan) {
+    if (subtree_.size() <= slot) subtree_.resize(slot + 1u);
+    if (subtree_[slot].size() < records_.size()) subtree_[slot].resize(records_.size());
+    if (subtree_[slot].size() <= v) subtree_[slot].resize(v + 1u);
+    subtree_[slot][v] = std::make_unique<SubtreePlan>(SubtreePlan{std::move(plan), {}});
+    return *subtree_[slot][v];
+}
+
+void ScheduleStore::drop_subtree(VertexId v, size_t slot) {
+    if (slot < subtree_.size() && v < subtree_[slot].size()) subtree_[slot][v].reset();
+}
+
+namespace {
+
+void describe_planner(std::ostringstream& out, const char* what, const Planner& p) {
+    out << " " << what << "(total " << p.total() << ":";
+    for (Time t : p.points()) out << " " << t << "=" << p.avail_at(t);
+    out << ")";
+}
+
+template <class Map>
+void describe_map(std::ostringstream& out, const char* what, const Map& m) {
+    if (m.empty()) return;
+    out << " " << what << "{";
+    for (auto& [k, v] : m) out << k << ":" << v << ",";
+    out << "}";
+}
+
+}  // namespace
+
+std::string ScheduleStore::describe() const {
+    std::ostringstream out;
+    for (size_t v = 0; v < records_.size(); ++v) {
+        const VertexSchedule* r = records_[v].get();
+        if (r != nullptr) {
+            out << "v" << v;
+            describe_planner(out, "plan", r->plan);
+            describe_planner(out, "x", r->x_checker);
+            describe_map(out, "alloc", r->allocations);
+            describe_map(out, "resv", r->reservations);
+            describe_map(out, "xspan", r->x_spans);
+            if (!r->tags.empty()) {
+                out << " tags{";
+                for (JobId j : r->tags) out << j << ",";
+                out << "}";
+            }
+            out << "\n";
+        }
+        for (size_t slot = 0; slot < subtree_.size(); ++slot) {
+            const SubtreePlan* s = subtree(static_cast<VertexId>(v), slot);
+            if (s == nullptr) continue;
+            out << "v" << v << " subtree" << slot;
+            for (size_t i = 0; i < s->plan.size(); ++i) describe_planner(out, "t", s->plan.planner(i));
+            describe_map(out, "job2span", s->job2span);
+            out << "\n";
+        }
+    }
+    return out.str();
+}
+
+}  // namespace rq

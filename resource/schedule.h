@@ -1,0 +1,85 @@
+// The RFC 16 records a vertex keeps about jobs (spec/planner.md §4, §6):
+// its own schedule planner with allocation/reservation spans, the job tags,
+// the exclusivity checker, and the subtree plan (pruning filter) with its
+// per-job spans.
+//
+// Most vertices of a large graph are never touched by a job, so the records
+// are created on first use; an untouched vertex costs one null pointer.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "resource/graph.h"
+#include "resource/multi_planner.h"
+#include "resource/planner.h"
+
+namespace rq {
+
+using JobId = int64_t;
+
+// Capacity of the exclusivity checker: one unit per job touching a vertex;
+// a vertex is free for exclusive use only if no unit is taken (2^30).
+inline constexpr int64_t kCheckerCapacity = int64_t(1) << 30;
+
+struct VertexSchedule {
+    explicit VertexSchedule(int64_t size) : plan(size), x_checker(kCheckerCapacity) {}
+
+    Planner plan;                          // capacity = vertex size
+    Planner x_checker;                     // capacity 2^30
+    std::map<JobId, SpanId> allocations;   // exclusive spans at time 0
+    std::map<JobId, SpanId> reservations;  // exclusive spans in the future
+    std::map<JobId, SpanId> x_spans;       // exclusivity-checker spans
+    std::set<JobId> tags;                  // every job that emitted this vertex
+    std::map<std::string, std::string> ephemeral;  // jobspec labels (JGF "ephemeral")
+};
+
+// A subtree plan: how many units of each tracked type are free below a
+// vertex over time, and the span each job holds on it.
+struct SubtreePlan {
+    MultiPlanner plan;
+    std::map<JobId, SpanId> job2span;
+};
+
+class ScheduleStore {
+public:
+    // Grows the store to cover `n` vertices (new vertices have no records).
+    void resize(size_t n);
+    size_t size() const { return records_.size(); }
+
+    const VertexSchedule* find(VertexId v) const { return v < records_.size() ? records_[v].get() : nullptr; }
+    VertexSchedule* find(VertexId v) { return v < records_.size() ? records_[v].get() : nullptr; }
+    // The record of `v`, created with a planner of capacity `size` if absent.
+    VertexSchedule& get(VertexId v, int64_t size);
+    // Drops the record (vertex cleared by `remove`).
+    void clear(VertexId v);
+
+    // min available units of v's own planner over [at, at+d); an untouched
+    // vertex has its whole size available.
+    int64_t avail(VertexId v, int64_t size, Time at, Time d) const;
+
+    // Subtree plans per subsystem slot (the matcher's subsystem index).
+    SubtreePlan* subtree(VertexId v, size_t slot) {
+        return slot < subtree_.size() && v < subtree_[slot].size() ? subtree_[slot][v].get() : nullptr;
+    }
+    const SubtreePlan* subtree(VertexId v, size_t slot) const {
+        return slot < subtree_.size() && v < subtree_[slot].size() ? subtree_[slot][v].get() : nullptr;
+    }
+    SubtreePlan& set_subtree(VertexId v, size_t slot, MultiPlanner plan);
+    void drop_subtree(VertexId v, size_t slot);
+
+    // A canonical text of every record and span (vertex by vertex), to
+    // compare states: two stores with the same describe() hold the same
+    // allocations, reservations, tags and subtree spans.
+    std::string describe() const;
+
+private:
+    std::vector<std::unique_ptr<VertexSchedule>> records_;
+    std::vector<std::vector<std::unique_ptr<SubtreePlan>>> subtree_;
+};
+
+}  // namespace rq

@@ -1,0 +1,70 @@
+#include "traversers/dfu.h"
+
+namespace rq {
+
+bool parse_match_op(const std::string& name, MatchOp& op) {
+    static const std::pair<const char*, MatchOp> ops[] = {
+        {"allocate", MatchOp::kAllocate},
+        {"allocate_with_satisfiability", MatchOp::kAllocateWithSatisfiability},
+        {"allocate_orelse_reserve", MatchOp::kAllocateOrElseReserve},
+        {"satisfiability", MatchOp::kSatisfiability},
+        {"without_allocating", MatchOp::kWithoutAllocating},
+        {"without_allocating_future", MatchOp::kWithoutAllocatingFuture},
+    };
+    for (auto& [n, o] : ops)
+        if (name == n) return op = o, true;
+    return false;
+}
+
+DfuTraverser::DfuTraverser(ResourceGraph& graph, ScheduleStore& store, MatchPolicy& policy,
+                           const TraverserConfig& config)
+    : graph_(graph),
+      store_(store),
+      policy_(policy),
+      subsystems_(config.subsystems),
+      specs_(config.subsystems.size()),
+      prune_filters_(config.prune_filters),
+      flexible_(config.flexible),
+      colours_(config.subsystems.size()) {
+    if (policy.node_exclusive) {
+        excl_types_.resize(types::kNode + 1u, false);
+        excl_types_[types::kNode] = true;
+    }
+}
+
+Result<std::unique_ptr<DfuTraverser>> DfuTraverser::create(ResourceGraph& graph, ScheduleStore& store,
+                                                           MatchPolicy& policy, const TraverserConfig& config) {
+    if (config.subsystems.empty()) return make_error(Errc::kInvalid, "can't initialize traverser");
+    std::unique_ptr<DfuTraverser> t(new DfuTraverser(graph, store, policy, config));
+    if (!t->specs_.front().parse(config.prune_filters, graph.types()).ok())
+        return make_error(Errc::kInvalid, "can't set pruning filters");
+    RQ_TRY(t->reinstall_pruning());
+    return t;
+}
+
+Status DfuTraverser::reinstall_pruning() {
+    store_.resize(graph_.num_vertices());
+    for (size_t slot = 0; slot < subsystems_.size(); ++slot)
+        RQ_TRY(install_subtree_plans(graph_, subsystems_[slot], slot, specs_[slot], store_));
+    for (auto& c : colours_) c.resize(graph_.num_vertices(), 0);
+    return ok_status();
+}
+
+void DfuTraverser::reset_colours() {
+    ++epoch_;
+    if (epoch_ >= (UINT32_MAX >> 2)) {  // wrap-around: really clear once in a long while
+        for (auto& c : colours_) std::fill(c.begin(), c.end(), 0);
+        epoch_ = 1;
+    }
+    for (auto& c : colours_)
+        if (c.size() < graph_.num_vertices()) c.resize(graph_.num_vertices(), 0);
+}
+
+DfuTraverser::Colour DfuTraverser::colour(size_t slot, VertexId v) const {
+    uint32_t mark = colours_[slot][v];
+    return (mark >> 2) == epoch_ ? static_cast<Colour>(mark & 3) : kWhite;
+}
+
+void DfuTraverser::set_colour(size_t slot, VertexId v, Colour c) { colours_[slot][v] = (epoch_ << 2) | c; }
+
+}  // namespace rq

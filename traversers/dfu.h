@@ -1,0 +1,219 @@
+// The DFU traverser (spec/traversal.md): depth-first on the dominant
+// subsystem, up-walk on auxiliary ones. One object per session, bound to a
+// graph, its schedule records, a match policy and the matcher's subsystems.
+//
+//   run()     a whole match request (§3): checks, scheduling in time,
+//             selection (dfu_select.cc) and the update/emit walk
+//             (dfu_update.cc)
+//   cancel()  release a job (dfu_cancel.cc)
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "policies/match_policy.h"
+#include "resource/graph.h"
+#include "resource/jobspec.h"
+#include "resource/match_writer.h"
+#include "resource/schedule.h"
+#include "traversers/pruning.h"
+#include "traversers/scoring.h"
+
+namespace rq {
+
+// The end of the graph's time window: 100 years (planner.md §1).
+inline constexpr int64_t kGraphEnd = 3153600000;
+
+enum class MatchOp {
+    kAllocate,
+    kAllocateWithSatisfiability,
+    kAllocateOrElseReserve,
+    kSatisfiability,
+    kWithoutAllocating,
+    kWithoutAllocatingFuture,
+};
+
+// Parses a `match` sub-command name; false if unknown.
+bool parse_match_op(const std::string& name, MatchOp& op);
+
+// How the current selection will be recorded (traversal.md §3).
+enum class AllocKind { kAlloc, kNoAlloc, kOrElse, kSat };
+
+struct MatchResult {
+    Errc code = Errc::kOk;  // kOk, or why it failed (EBUSY/ENODEV/EINVAL...)
+    int64_t at = 0;         // scheduled time
+    int64_t duration = 0;   // recorded duration (after graph-end truncation)
+    bool ok() const { return code == Errc::kOk; }
+};
+
+struct TraverserConfig {
+    std::vector<SubsystemId> subsystems;  // dominant first
+    std::string prune_filters = "ALL:core,ALL:node";
+    bool flexible = false;                // -T flexible
+};
+
+class DfuTraverser {
+public:
+    // Installs the pruning filters. Errors: the reference's start-up
+    // messages ("can't set pruning filters", "can't initialize traverser").
+    static Result<std::unique_ptr<DfuTraverser>> create(ResourceGraph& graph, ScheduleStore& store,
+                                                        MatchPolicy& policy, const TraverserConfig& config);
+
+    // A match request end to end (traversal.md §3). The writer receives
+    // the emitted vertices on success.
+    MatchResult run(Jobspec& jobspec, MatchOp op, JobId jobid, MatchWriter& writer);
+
+    // Releases every span of `jobid` (traversal.md §11).
+    Status cancel(JobId jobid);
+
+    // `update`: applies an allocation given as R (reader "jgf",
+    // "jgf_shorthand" or "rv1exec") for [at, at+duration) and emits it
+    // (traversal.md §12). A failure leaves its reason in message().
+    MatchResult apply(const std::string& reader, std::string_view text, JobId jobid, int64_t at,
+                      int64_t duration, MatchWriter& writer);
+
+    // `partial-cancel`: releases the part of `jobid` given as R (reader
+    // "jgf" or "rv1exec"); true when nothing of the job is left
+    // (traversal.md §13). Nothing changes when it fails.
+    Result<bool> partial_cancel(JobId jobid, const std::string& reader, std::string_view text);
+
+    // `attach`: grows the graph with a JGF subgraph; `remove`: shrinks it
+    // by path or by ranks (traversal.md §17). Pruning filters are
+    // re-installed afterwards.
+    Status attach(std::string_view jgf_text);
+    Status remove_path(const std::string& path);
+    Status remove_ranks(const std::vector<int64_t>& ranks);
+
+    // Re-runs the pruning-filter installation after the graph changed.
+    Status reinstall_pruning();
+
+    // Visit counters of the last walk (for -e and `cancel N stats`).
+    uint64_t preorder() const { return preorder_; }
+    uint64_t postorder() const { return postorder_; }
+
+    // Messages the last run accumulated (printed after a failed match).
+    const std::string& message() const { return message_; }
+    void clear_message() { message_.clear(); }
+
+    SubsystemId dominant() const { return subsystems_.front(); }
+    const std::vector<SubsystemId>& subsystems() const { return subsystems_; }
+    const PruneSpec& prune_spec() const { return specs_.front(); }
+    ResourceGraph& graph() { return graph_; }
+    ScheduleStore& store() { return store_; }
+    MatchPolicy& policy() { return policy_; }
+
+private:
+    DfuTraverser(ResourceGraph& graph, ScheduleStore& store, MatchPolicy& policy, const TraverserConfig& config);
+
+    // ---- colours: per subsystem slot, reset by bumping an epoch ----------
+    enum Colour : uint32_t { kWhite = 0, kGrey = 1, kBlack = 2 };
+    void reset_colours();
+    Colour colour(size_t slot, VertexId v) const;
+    void set_colour(size_t slot, VertexId v, Colour c);
+
+    // ---- a match request (dfu_run.cc) -------------------------------------
+    void prime_jobspec(std::vector<JobResource>& resources, TypeCounts& totals);
+    Errc feasible(const Jobspec& jobspec, MatchOp op) const;
+    Errc schedule(Jobspec& jobspec, MatchOp op, int64_t& at);
+    Errc probe_far_future(Jobspec& jobspec);
+    int64_t totals_lookup(TypeId t) const {
+        for (auto& [type, n] : totals_)
+            if (type == t) return n;
+        return 0;
+    }
+    bool is_exclusive_type(TypeId t) const { return t < excl_types_.size() && excl_types_[t]; }
+
+    // ---- selection (dfu_select.cc) ----------------------------------------
+    enum class Kind { kSlot, kResource, kPristineNone, kNone };
+    struct Classified {
+        Kind kind = Kind::kNone;
+        const std::vector<JobResource>* next = nullptr;
+        uint32_t nslots = 0;
+        bool pristine = false;
+    };
+    Errc select(std::vector<JobResource>& resources, int64_t at);
+    bool dom_dfv(VertexId u, const std::vector<JobResource>& resources, bool pristine, bool& excl,
+                 ScoreSet& parent);
+    Classified classify(VertexId u, const std::vector<JobResource>& resources, bool pristine);
+    bool has_child_of_type(VertexId u, TypeId t) const;
+    bool prune(VertexId u, const std::vector<JobResource>& resources, bool x_in);
+    bool explore_down(VertexId u, SubsystemId s, const std::vector<JobResource>& list, bool pristine, bool x,
+                      ScoreSet& scores, uint32_t multiplier);
+    bool explore_aux(VertexId u, SubsystemId s, size_t slot, const std::vector<JobResource>& list,
+                     ScoreSet& scores);
+    bool aux_visit(VertexId v, SubsystemId s, size_t slot, const std::vector<JobResource>& list);
+    void dom_slot(VertexId u, const std::vector<JobResource>& shape, uint32_t nslots, ScoreSet& scores);
+    void resolve(ScoreSet& scores, ScoreSet& parent);
+    // Marks `e` selected in the current round (and remembers it for the
+    // update walk).
+    void mark_edge(EdgeId e, int64_t needs, bool exclusive);
+    // The selected out-edges of `u`, in out-edge order.
+    std::pair<const EdgeId*, const EdgeId*> selected_children(VertexId u) const;
+    void sort_selected();
+    void enforce(SubsystemId s, ScoreSet& scores, bool unconstrained);
+    bool resolve_graph(VertexId root, const std::vector<JobResource>& resources, ScoreSet& outer,
+                       int64_t& root_needs);
+    int64_t avail(VertexId v) const;
+
+    // ---- partial cancel and shrinking (dfu_partial.cc, dfu_elastic.cc) -----
+    Status release_vertex(VertexId u, JobId jobid, std::map<TypeId, int64_t>& released);
+    Status shrink_ancestors(JobId jobid, const std::map<int64_t, VertexId>& rank_root,
+                            const std::map<int64_t, std::map<TypeId, int64_t>>& released);
+    // Detaches `v` and its dominant descendants from the graph.
+    void detach_subtree(VertexId v);
+
+    // ---- update from R (dfu_apply.cc) --------------------------------------
+    Status apply_jgf(std::string_view text, bool shorthand);
+    Status apply_rv1exec(std::string_view text);
+    Status take_whole(VertexId u);     // span of the vertex's full size, recorded
+    Status take_subtree(VertexId u);   // take_whole of every containment descendant
+
+    // ---- update (dfu_update.cc) -------------------------------------------
+    // Records the selected resources for `jobid` and emits them; false if
+    // nothing exclusive was selected.
+    bool update(JobId jobid, MatchWriter& writer, bool full);
+    int64_t upd(VertexId u, int64_t needs, bool x, bool shadow, bool parent_excl, TypeCounts& out);
+    void reweight(EdgeId e, int64_t query_time);
+
+    // ---- state --------------------------------------------------------------
+    ResourceGraph& graph_;
+    ScheduleStore& store_;
+    MatchPolicy& policy_;
+    std::vector<SubsystemId> subsystems_;
+    std::vector<PruneSpec> specs_;   // per subsystem slot
+    std::string prune_filters_;
+    bool flexible_;
+
+    std::vector<std::vector<uint32_t>> colours_;  // per slot: epoch * 4 + colour
+    uint32_t epoch_ = 0;
+
+    uint64_t seq_ = 0;   // selection sequence number (edge marks)
+    // Edges marked in the current round: the update walk follows these
+    // instead of scanning every child (a flat machine has thousands).
+    std::vector<EdgeId> selected_;
+    bool selected_sorted_ = false;
+    uint64_t preorder_ = 0, postorder_ = 0;
+    std::string message_;
+    std::unordered_map<VertexId, uint64_t> label_seq_;  // walk that last labelled a vertex
+
+    // the request being processed
+    std::vector<bool> excl_types_;   // exclusive types (node for *nodex + jobspec marks)
+    const Jobspec* jobspec_ = nullptr;
+    std::vector<std::pair<TypeId, int64_t>> totals_;  // J: the request's tracked-type totals
+    int64_t at_ = 0;
+    int64_t duration_ = 0;
+    AllocKind kind_ = AllocKind::kAlloc;
+    bool x_root_ = false;
+    JobId jobid_ = 0;
+    MatchWriter* writer_ = nullptr;
+    bool full_update_ = true;
+    int level_ = 0;
+    int64_t reweight_time_ = 0;
+};
+
+}  // namespace rq

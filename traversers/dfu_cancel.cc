@@ -1,0 +1,79 @@
+// cancel (spec/traversal.md §11): release every record of a job.
+#include "traversers/dfu.h"
+
+namespace rq {
+
+namespace {
+
+// Removes the job's allocation or reservation span from v's own planner.
+bool release_own_span(VertexSchedule& record, JobId jobid) {
+    bool ok = true;
+    if (auto a = record.allocations.find(jobid); a != record.allocations.end()) {
+        ok = record.plan.remove_span(a->second).ok();
+        record.allocations.erase(a);
+    } else if (auto r = record.reservations.find(jobid); r != record.reservations.end()) {
+        ok = record.plan.remove_span(r->second).ok();
+        record.reservations.erase(r);
+    }
+    return ok;
+}
+
+}  // namespace
+
+Status DfuTraverser::cancel(JobId jobid) {
+    preorder_ = postorder_ = 0;
+    reset_colours();
+    VertexId root = graph_.root(dominant());
+    const VertexSchedule* root_record = store_.find(root);
+    bool ok = true;
+
+    if (root_record == nullptr || root_record->tags.count(jobid) == 0) {
+        // No tag on the root: the job was applied some other way; scan.
+        for (VertexId v = 0; v < graph_.num_vertices(); ++v)
+            if (VertexSchedule* record = store_.find(v)) ok = release_own_span(*record, jobid) && ok;
+        return ok ? ok_status() : make_error(Errc::kInvalid, "error removing job spans");
+    }
+
+    // Tree walk through tagged vertices (iterative to bound stack depth on
+    // deep graphs; children are released in out-edge order like a DFS).
+    struct Frame {
+        VertexId v;
+        bool entered;
+    };
+    std::vector<Frame> stack{{root, false}};
+    while (!stack.empty()) {
+        Frame f = stack.back();
+        stack.pop_back();
+        VertexId u = f.v;
+        if (f.entered) {
+            set_colour(0, u, kBlack);
+            ++postorder_;
+            continue;
+        }
+        if (colour(0, u) != kWhite) continue;  // reached twice in a DAG
+        ++preorder_;
+        set_colour(0, u, kGrey);
+        VertexSchedule* record = store_.find(u);
+        if (record == nullptr || record->tags.erase(jobid) == 0) continue;
+        if (auto x = record->x_spans.find(jobid); x != record->x_spans.end()) {
+            ok = record->x_checker.remove_span(x->second).ok() && ok;
+            record->x_spans.erase(x);
+        }
+        if (SubtreePlan* plan = store_.subtree(u, 0)) {
+            if (auto s = plan->job2span.find(jobid); s != plan->job2span.end()) {
+                ok = plan->plan.remove_span(s->second).ok() && ok;
+                plan->job2span.erase(s);
+            }
+        }
+        ok = release_own_span(*record, jobid) && ok;
+        stack.push_back({u, true});
+        // Push children in reverse so they are visited in out-edge order.
+        std::vector<VertexId> children;
+        for (EdgeId e : graph_.out(u))
+            if (graph_.subsystem(e) == dominant()) children.push_back(graph_.target(e));
+        for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back({*it, false});
+    }
+    return ok ? ok_status() : make_error(Errc::kInvalid, "error removing job spans");
+}
+
+}  // namespace rq

@@ -1,0 +1,79 @@
+// attach and remove: growing and shrinking the graph (spec/traversal.md
+// §17). Both re-install the pruning filters, which recomputes every subtree
+// plan's totals and keeps the spans already recorded.
+#include "resource/jgf_reader.h"
+#include "traversers/dfu.h"
+
+namespace rq {
+
+Status DfuTraverser::attach(std::string_view jgf_text) {
+    Status read = read_jgf(jgf_text, graph_);
+    // Whatever was read before an error stays in the graph (as in the
+    // reference): keep the schedule store and filters consistent with it.
+    store_.resize(graph_.num_vertices());
+    Status pruned = reinstall_pruning();
+    if (!read.ok()) return read;
+    return pruned;
+}
+
+void DfuTraverser::detach_subtree(VertexId v) {
+    std::vector<VertexId> collected;
+    std::vector<VertexId> stack{v};
+    std::vector<bool> seen(graph_.num_vertices(), false);
+    while (!stack.empty()) {
+        VertexId u = stack.back();
+        stack.pop_back();
+        if (seen[u]) continue;
+        seen[u] = true;
+        collected.push_back(u);
+        for (EdgeId e : graph_.out(u))
+            if (graph_.subsystem(e) == dominant()) stack.push_back(graph_.target(e));
+    }
+    for (VertexId u : collected) graph_.detach_vertex(u);
+}
+
+Status DfuTraverser::remove_path(const std::string& path) {
+    auto at = graph_.at_path(path);
+    if (at.empty()) return make_error(Errc::kNotFound, "nonexistent path " + path);
+    detach_subtree(at.back());
+    return reinstall_pruning();
+}
+
+Status DfuTraverser::remove_ranks(const std::vector<int64_t>& ranks) {
+    // Clear the rank's vertices, remembering what each job held per rank.
+    std::map<JobId, std::map<int64_t, std::map<TypeId, int64_t>>> released;
+    std::map<int64_t, VertexId> rank_root;
+    std::vector<VertexId> doomed;
+    for (int64_t rank : ranks) {
+        auto all = graph_.by_rank().find(rank);
+        if (all == graph_.by_rank().end()) continue;
+        for (VertexId v : all->second) {
+            doomed.push_back(v);
+            auto r = rank_root.find(rank);
+            if (r == rank_root.end() ||
+                graph_.path(v, kContainment).size() < graph_.path(r->second, kContainment).size())
+                rank_root[rank] = v;
+            VertexSchedule* record = store_.find(v);
+            if (record == nullptr) continue;
+            for (JobId job : record->tags) released[job][rank];  // the job touched this rank
+            for (auto& [job, span] : record->allocations)
+                if (const Span* s = record->plan.span(span)) released[job][rank][graph_.type(v)] += s->amount;
+            store_.clear(v);
+            store_.drop_subtree(v, 0);
+        }
+    }
+    VertexId root = graph_.root(dominant());
+    for (auto& [job, amounts] : released) {
+        const VertexSchedule* root_record = store_.find(root);
+        if (root_record == nullptr || root_record->tags.count(job) == 0) continue;
+        std::map<int64_t, VertexId> roots;
+        for (auto& [rank, unused] : amounts)
+            if (rank_root.count(rank)) roots[rank] = rank_root[rank];
+        RQ_TRY(shrink_ancestors(job, roots, amounts));
+    }
+    for (VertexId v : doomed)
+        if (!graph_.is_removed(v)) detach_subtree(v);
+    return reinstall_pruning();
+}
+
+}  // namespace rq

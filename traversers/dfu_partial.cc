@@ -1,0 +1,168 @@
+// partial-cancel (spec/traversal.md §13): release part of a job's
+// resources, given as R, and shrink the job's bookkeeping on the ancestors.
+//
+// Unlike the reference, everything is checked before anything is released:
+// a partial cancel that fails leaves the job exactly as it was.
+#include <map>
+
+#include "resource/jgf_reader.h"
+#include "resource/rv1exec_reader.h"
+#include "traversers/dfu.h"
+
+namespace rq {
+
+namespace {
+
+struct Release {
+    std::map<int64_t, std::map<TypeId, int64_t>> released;  // rank -> type -> amount
+    std::map<int64_t, VertexId> rank_root;                   // shortest containment path per rank
+    std::vector<VertexId> vertices;                          // to release, in order
+};
+
+Error partial_error(const std::string& message) { return make_error(Errc::kInvalid, message); }
+
+}  // namespace
+
+Status DfuTraverser::release_vertex(VertexId u, JobId jobid, std::map<TypeId, int64_t>& released) {
+    VertexSchedule* record = store_.find(u);
+    if (record == nullptr) return ok_status();
+    record->tags.erase(jobid);
+    if (auto x = record->x_spans.find(jobid); x != record->x_spans.end()) {
+        (void)record->x_checker.remove_span(x->second);
+        record->x_spans.erase(x);
+    }
+    if (SubtreePlan* plan = store_.subtree(u, 0)) {
+        if (auto s = plan->job2span.find(jobid); s != plan->job2span.end()) {
+            (void)plan->plan.remove_span(s->second);
+            plan->job2span.erase(s);
+        }
+    }
+    if (auto a = record->allocations.find(jobid); a != record->allocations.end()) {
+        if (const Span* span = record->plan.span(a->second)) released[graph_.type(u)] += span->amount;
+        (void)record->plan.remove_span(a->second);
+        record->allocations.erase(a);
+    }
+    return ok_status();
+}
+
+Status DfuTraverser::shrink_ancestors(JobId jobid, const std::map<int64_t, VertexId>& rank_root,
+                                      const std::map<int64_t, std::map<TypeId, int64_t>>& released) {
+    // Amounts released below each ancestor of the rank roots (§13 step 2).
+    std::map<VertexId, std::map<TypeId, int64_t>> up;
+    for (auto& [rank, root] : rank_root) {
+        auto r = released.find(rank);
+        for (EdgeId p = graph_.parent_edge(root, dominant()); p != kNoEdge;) {
+            VertexId a = graph_.source(p);
+            auto& acc = up[a];
+            if (r != released.end())
+                for (auto& [t, n] : r->second) acc[t] += n;
+            p = graph_.parent_edge(a, dominant());
+        }
+    }
+    // Step 3: reduce the job's subtree spans type by type; a span with
+    // nothing left is forgotten together with the job's tag.
+    for (auto& [a, amounts] : up) {
+        VertexSchedule* record = store_.find(a);
+        SubtreePlan* sub = store_.subtree(a, 0);
+        if (record != nullptr && sub != nullptr && record->tags.count(jobid)) {
+            auto span = sub->job2span.find(jobid);
+            if (span != sub->job2span.end()) {
+                bool alive = true;
+                for (size_t i = 0; i < sub->plan.size() && alive; ++i) {
+                    if (!sub->plan.span_amount(span->second, i)) continue;
+                    auto found = amounts.find(sub->plan.type(i));
+                    int64_t by = found == amounts.end() ? 0 : found->second;
+                    auto still = sub->plan.reduce_span(span->second, i, by);
+                    if (!still.ok()) return still.error();
+                    alive = *still;
+                }
+                if (!alive) {
+                    sub->job2span.erase(span);
+                    record->tags.erase(jobid);
+                }
+            }
+        }
+        if (record != nullptr) {
+            if (auto x = record->x_spans.find(jobid); x != record->x_spans.end()) {
+                (void)record->x_checker.remove_span(x->second);
+                record->x_spans.erase(x);
+            }
+        }
+    }
+    return ok_status();
+}
+
+Result<bool> DfuTraverser::partial_cancel(JobId jobid, const std::string& reader, std::string_view text) {
+    ++seq_;
+    Release plan;
+    auto keep_rank_root = [&](int64_t rank, VertexId v) {
+        auto it = plan.rank_root.find(rank);
+        if (it == plan.rank_root.end() ||
+            graph_.path(v, kContainment).size() < graph_.path(it->second, kContainment).size())
+            plan.rank_root[rank] = v;
+    };
+
+    if (reader == "jgf") {
+        auto doc = JgfDocument::parse(text);
+        if (!doc) return doc.error();
+        for (size_t i = 0; i < doc->vertex_count(); ++i) {
+            auto jv = doc->vertex(i);
+            if (!jv) return jv.error();
+            auto u = find_consistent_vertex(graph_, *jv);
+            if (!u) return u.error();
+            const VertexSchedule* record = store_.find(*u);
+            if (record == nullptr || record->x_spans.count(jobid) == 0)
+                return partial_error("partial_cancel: no exclusivity span of job " + std::to_string(jobid) +
+                                     " on " + std::string(graph_.name(*u)) + ".\n");
+            if (record->allocations.count(jobid) == 0)
+                return partial_error("partial_cancel: no allocation span of job " + std::to_string(jobid) +
+                                     " on " + std::string(graph_.name(*u)) + ".\n");
+            plan.vertices.push_back(*u);
+            keep_rank_root(graph_.rank(*u), *u);
+        }
+    } else {
+        auto r = parse_rv1exec(text);
+        if (!r) return r.error();
+        for (int64_t rank : r->ranks) {
+            auto all = graph_.by_rank().find(rank);
+            if (all == graph_.by_rank().end())
+                return partial_error("partial_cancel: no vertex of rank " + std::to_string(rank) + ".\n");
+            bool any = false;
+            for (VertexId v : all->second) {
+                const VertexSchedule* record = store_.find(v);
+                if (record == nullptr || record->tags.count(jobid) == 0) continue;
+                plan.vertices.push_back(v);
+                keep_rank_root(rank, v);
+                any = true;
+            }
+            if (!any)
+                return partial_error("partial_cancel: job " + std::to_string(jobid) + " holds nothing on rank " +
+                                     std::to_string(rank) + ".\n");
+        }
+    }
+
+    for (VertexId v : plan.vertices) RQ_TRY(release_vertex(v, jobid, plan.released[graph_.rank(v)]));
+
+    VertexId root = graph_.root(dominant());
+    const VertexSchedule* root_record = store_.find(root);
+    if (root_record == nullptr || root_record->tags.count(jobid) == 0) {
+        // Not applied through the dominant tree: release own spans only.
+        for (VertexId v = 0; v < graph_.num_vertices(); ++v) {
+            VertexSchedule* record = store_.find(v);
+            if (record == nullptr) continue;
+            if (auto a = record->allocations.find(jobid); a != record->allocations.end()) {
+                (void)record->plan.remove_span(a->second);
+                record->allocations.erase(a);
+            } else if (auto s = record->reservations.find(jobid); s != record->reservations.end()) {
+                (void)record->plan.remove_span(s->second);
+                record->reservations.erase(s);
+            }
+        }
+        return false;
+    }
+
+    RQ_TRY(shrink_ancestors(jobid, plan.rank_root, plan.released));
+    return store_.find(root)->tags.count(jobid) == 0;
+}
+
+}  // namespace rq

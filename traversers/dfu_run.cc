@@ -1,0 +1,150 @@
+// A match request end to end (spec/traversal.md §3, §9): jobspec priming,
+// duration checks, the node feasibility pre-check, scheduling at now or at
+// the earliest later time, the far-future satisfiability probe, and the
+// update walk.
+#include <cmath>
+
+#include "traversers/dfu.h"
+
+namespace rq {
+
+namespace {
+
+bool without_allocating(MatchOp op) {
+    return op == MatchOp::kWithoutAllocating || op == MatchOp::kWithoutAllocatingFuture;
+}
+
+}  // namespace
+
+void DfuTraverser::prime_jobspec(std::vector<JobResource>& resources, TypeCounts& totals) {
+    const PruneSpec& spec = specs_.front();
+    for (JobResource& r : resources) {
+        if (r.exclusive == Tristate::kTrue) {
+            if (excl_types_.size() <= r.type) excl_types_.resize(r.type + 1u, false);
+            excl_types_[r.type] = true;
+        }
+        add_if_tracked(spec, totals, r.type, r.count.min);
+        TypeCounts below;
+        prime_jobspec(r.with, below);
+        r.aggregate.clear();
+        below.for_each([&](TypeId t, int64_t n) { r.aggregate.emplace_back(t, n); });
+        below.for_each([&](TypeId t, int64_t n) { add_if_tracked(spec, totals, t, int64_t(r.count.min) * n); });
+    }
+}
+
+Errc DfuTraverser::feasible(const Jobspec& jobspec, MatchOp op) const {
+    const bool with_sat = op == MatchOp::kAllocateWithSatisfiability;
+    const Errc failure = with_sat ? Errc::kUnsatisfiable : Errc::kBusy;
+    int64_t needed = 0;
+    for (auto& [t, n] : totals_) needed += t == types::kNode ? n : 0;
+    if (!jobspec.constraint && needed <= graph_.nodes_up) return Errc::kOk;
+    if (needed > graph_.nodes_up) return failure;
+    const std::vector<VertexId>& nodes = graph_.by_type(types::kNode);
+    if (nodes.empty()) return Errc::kOk;
+    int64_t when = op == MatchOp::kAllocate || op == MatchOp::kWithoutAllocating ? 0 : kGraphEnd - 1;
+    int64_t found = 0;
+    for (VertexId v : nodes) {
+        if (found >= needed) break;
+        if (!jobspec.constraint->matches(graph_.name(v), graph_.rank(v), graph_.properties(v))) continue;
+        if (!with_sat && !graph_.is_up(v)) continue;
+        if (store_.avail(v, graph_.size(v), when, duration_) != 1) continue;
+        ++found;
+    }
+    return found < needed ? failure : Errc::kOk;
+}
+
+Errc DfuTraverser::probe_far_future(Jobspec& jobspec) {
+    kind_ = AllocKind::kSat;
+    Errc code = select(jobspec.resources, kPlannerEnd - duration_ - 1);
+    return code == Errc::kBusy || code == Errc::kRange ? Errc::kUnsatisfiable : code;
+}
+
+Errc DfuTraverser::schedule(Jobspec& jobspec, MatchOp op, int64_t& at) {
+    if (Errc f = feasible(jobspec, op); f != Errc::kOk) return f;
+    at = 0;
+    if (select(jobspec.resources, 0) == Errc::kOk) return Errc::kOk;
+    switch (op) {
+    case MatchOp::kAllocate:
+    case MatchOp::kWithoutAllocating:
+        return Errc::kBusy;
+    case MatchOp::kAllocateWithSatisfiability: {
+        Errc probe = probe_far_future(jobspec);
+        return probe == Errc::kOk ? Errc::kBusy : probe;
+    }
+    case MatchOp::kAllocateOrElseReserve:
+        kind_ = AllocKind::kOrElse;
+        [[fallthrough]];
+    case MatchOp::kWithoutAllocatingFuture:
+    default: {
+        const SubtreePlan* plan = store_.subtree(graph_.root(dominant()), 0);
+        if (plan != nullptr) {
+            std::vector<int64_t> request;
+            for (size_t i = 0; i < plan->plan.size(); ++i) request.push_back(totals_lookup(plan->plan.type(i)));
+            AllocKind kind = kind_;
+            for (int64_t from = 1;;) {
+                auto t = plan->plan.earliest(from, duration_, request);
+                if (!t.ok()) break;
+                kind_ = kind;
+                at = *t;
+                if (select(jobspec.resources, at) == Errc::kOk) return Errc::kOk;
+                from = at + 1;
+            }
+        }
+        Errc probe = probe_far_future(jobspec);
+        return probe == Errc::kOk ? Errc::kBusy : probe;
+    }
+    }
+}
+
+MatchResult DfuTraverser::run(Jobspec& jobspec, MatchOp op, JobId jobid, MatchWriter& writer) {
+    MatchResult result;
+    jobspec_ = &jobspec;
+    reweight_time_ = 0;
+    VertexId root = graph_.root(dominant());
+    x_root_ = false;
+    for (const JobResource& r : jobspec.resources)
+        if (r.type == graph_.type(root) && r.exclusive == Tristate::kTrue) x_root_ = true;
+
+    std::vector<bool> saved_excl = excl_types_;
+    TypeCounts totals;
+    prime_jobspec(jobspec.resources, totals);
+    totals_.clear();
+    totals.for_each([&](TypeId t, int64_t n) { totals_.emplace_back(t, n); });
+
+    // Duration checks (jobspec.md §7). Like the reference, an invalid
+    // request keeps the exclusive-type marks its priming added.
+    double d = jobspec.duration;
+    if (std::isnan(d) || d < 0 || d > double(kGraphEnd) || jobspec.resources.empty()) {
+        result.code = Errc::kInvalid;
+        return result;
+    }
+    duration_ = d == 0 ? kGraphEnd : static_cast<int64_t>(std::ceil(d));
+    kind_ = without_allocating(op) ? AllocKind::kNoAlloc : AllocKind::kAlloc;
+
+    if (op == MatchOp::kSatisfiability) {
+        result.code = probe_far_future(jobspec);
+        reset_colours();
+        excl_types_ = saved_excl;
+        return result;
+    }
+
+    int64_t at = 0;
+    result.code = schedule(jobspec, op, at);
+    if (result.code == Errc::kOk) {
+        if (at == kGraphEnd) {
+            result.code = Errc::kBusy;
+        } else if (at < 0 || at > kGraphEnd) {
+            result.code = Errc::kInvalid;
+        } else {
+            at_ = at;
+            if (at + duration_ > kGraphEnd) duration_ = kGraphEnd - at;
+            result.at = at;
+            result.duration = duration_;
+            if (!update(jobid, writer, true)) result.code = Errc::kBusy;
+        }
+    }
+    excl_types_ = saved_excl;
+    return result;
+}
+
+}  // namespace rq

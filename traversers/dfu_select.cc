@@ -1,0 +1,411 @@
+// Selection: the depth-first walk that scores candidates and marks the
+// chosen edges (spec/traversal.md §4-§8).
+#include <algorithm>
+
+#include "traversers/dfu.h"
+
+namespace rq {
+
+int64_t DfuTraverser::avail(VertexId v) const {
+    return store_.avail(v, graph_.size(v), at_, duration_);
+}
+
+Errc DfuTraverser::select(std::vector<JobResource>& resources, int64_t at) {
+    at_ = at;
+    ++seq_;
+    selected_.clear();
+    selected_sorted_ = false;
+    reset_colours();
+    preorder_ = postorder_ = 0;
+    VertexId root = graph_.root(dominant());
+    ScoreSet outer;
+    bool x = x_root_;
+    if (!dom_dfv(root, resources, true, x, outer)) return Errc::kBusy;
+    EGroup group;
+    group.score = outer.score;
+    group.count = outer.avail;
+    group.exclusive = x_root_;
+    group.root = true;
+    group.edges.push_back({outer.avail, outer.avail, x_root_, kNoEdge});
+    outer.add(dominant(), graph_.type(root), std::move(group));
+    int64_t root_needs = 1;
+    if (!resolve_graph(root, resources, outer, root_needs)) return Errc::kUnsatisfiable;
+    EdgeMarks& marks = graph_.root_marks(dominant());
+    marks.needs = root_needs;
+    marks.exclusive = x_root_;
+    marks.seq = seq_;
+    return Errc::kOk;
+}
+
+bool DfuTraverser::dom_dfv(VertexId u, const std::vector<JobResource>& resources, bool pristine, bool& excl,
+                           ScoreSet& parent) {
+    TypeId type = graph_.type(u);
+    bool x_in = excl;
+    for (const JobResource& r : resources)
+        if (r.type == type && r.exclusive == Tristate::kTrue) x_in = true;
+    excl = x_in;
+
+    Classified c = classify(u, resources, pristine);
+    ++preorder_;
+    if (c.kind == Kind::kNone) return false;
+    if (prune(u, resources, x_in)) return false;
+    PolicyContext ctx{graph_, dominant()};
+    if (!policy_.discover(ctx, u)) return false;
+
+    set_colour(0, u, kGrey);
+    ScoreSet scores;
+    if (c.kind == Kind::kSlot) {
+        dom_slot(u, *c.next, c.nslots, scores);
+    } else {
+        for (size_t slot = 0; slot < subsystems_.size(); ++slot) {
+            if (slot == 0)
+                explore_down(u, subsystems_[0], *c.next, c.pristine, x_in, scores, 1);
+            else
+                explore_aux(u, subsystems_[slot], slot, *c.next, scores);
+        }
+    }
+    set_colour(0, u, kBlack);
+
+    int64_t a = avail(u);
+    if (a == 0) return false;
+    if (!policy_.finish_vtx(ctx, u, resources, scores)) return false;
+    resolve(scores, parent);
+    parent.avail = a;
+    parent.score = scores.score;
+
+    for (const JobResource& r : resources) {
+        if (r.type != type || r.label.empty()) continue;
+        auto [it, fresh] = label_seq_.emplace(u, seq_);
+        if (!fresh && it->second == seq_) return false;  // labelled twice in one walk
+        it->second = seq_;
+        store_.get(u, graph_.size(u)).ephemeral["label"] = r.label;
+    }
+    ++postorder_;
+    return true;
+}
+
+bool DfuTraverser::has_child_of_type(VertexId u, TypeId t) const {
+    for (EdgeId e : graph_.out(u))
+        if (graph_.type(graph_.target(e)) == t) return true;
+    return false;
+}
+
+DfuTraverser::Classified DfuTraverser::classify(VertexId u, const std::vector<JobResource>& resources,
+                                                bool pristine) {
+    TypeId type = graph_.type(u);
+    const JobResource* match = nullptr;
+    const JobResource* slot = nullptr;
+    uint32_t nslots = 0;
+    bool matched = false;
+    Classified c;
+    for (const JobResource& r : resources) {
+        if (r.type == type || r.type == types::kSlot) {
+            if (matched) {
+                message_ += "test: siblings in jobspec request same resource type : " + graph_.type_name(u) + ".\n";
+                c.kind = Kind::kNone;
+                c.next = &resources;
+                return c;
+            }
+            matched = true;
+            if (r.type == type) {
+                match = &r;
+                for (const JobResource& child : r.with) {
+                    if (child.type == types::kSlot) {
+                        slot = &child;
+                        nslots = effective_max(child);
+                    }
+                }
+            } else {
+                slot = &r;
+                nslots = effective_max(r);
+            }
+        }
+    }
+    if (slot != nullptr) {
+        bool shape_here = std::all_of(slot->with.begin(), slot->with.end(),
+                                      [&](const JobResource& m) { return has_child_of_type(u, m.type); });
+        if (shape_here) {
+            c.kind = Kind::kSlot;
+            c.next = &slot->with;
+            c.nslots = nslots;
+            c.pristine = false;
+            return c;
+        }
+    }
+    if (match != nullptr) {
+        c.kind = Kind::kResource;
+        c.next = &match->with;
+        c.pristine = false;
+        return c;
+    }
+    c.kind = pristine ? Kind::kPristineNone : Kind::kNone;
+    c.next = &resources;
+    c.pristine = pristine;
+    return c;
+}
+
+bool DfuTraverser::prune(VertexId u, const std::vector<JobResource>& resources, bool x_in) {
+    if (!graph_.is_up(u) && kind_ != AllocKind::kSat) return true;
+    TypeId type = graph_.type(u);
+    if (jobspec_->constraint && (type == types::kNode || type == types::kStorageNode) &&
+        !jobspec_->constraint->matches(graph_.name(u), graph_.rank(u), graph_.properties(u)))
+        return true;
+    if (avail(u) == 0) return true;
+    const VertexSchedule* record = store_.find(u);
+    const SubtreePlan* plan = store_.subtree(u, 0);
+    for (const JobResource& r : resources) {
+        if (r.type != type && r.type != types::kSlot) continue;
+        if (r.type != types::kSlot) {
+            if (x_in && r.exclusive == Tristate::kFalse) {
+                message_ += "by_excl: exclusivity conflicts at jobspec=" + r.label + " : vertex=" +
+                            std::string(graph_.name(u));
+                return true;
+            }
+            if ((x_in || r.exclusive == Tristate::kTrue) && record != nullptr) {
+                if (at_ == 0 && (kind_ == AllocKind::kAlloc || kind_ == AllocKind::kNoAlloc) &&
+                    !record->allocations.empty())
+                    return true;
+                if (!record->x_checker.fits(at_, duration_, kCheckerCapacity)) return true;
+            }
+        }
+        if (flexible_ && (r.type == types::kSlot || r.type == types::kXorSlot)) continue;
+        if (plan != nullptr && !r.aggregate.empty()) {
+            std::vector<int64_t> request(plan->plan.size(), 0);
+            for (auto& [t, n] : r.aggregate) {
+                int64_t i = plan->plan.index_of(t);
+                if (i >= 0) request[static_cast<size_t>(i)] = n;
+            }
+            if (!plan->plan.fits(at_, duration_, request)) return true;
+        }
+    }
+    return false;
+}
+
+bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<JobResource>& list, bool pristine,
+                                bool x, ScoreSet& scores, uint32_t multiplier) {
+    bool any = false;
+    auto visit = [&](EdgeId e) {
+        VertexId v = graph_.target(e);
+        bool x_child = x;
+        if (!dom_dfv(v, list, pristine, x_child, scores)) return false;
+        int64_t c = scores.avail;
+        EGroup group;
+        group.score = scores.score;
+        group.count = c;
+        group.exclusive = x_child;
+        group.edges.push_back({c, c, x_child, e});
+        scores.add(s, graph_.type(v), std::move(group));
+        any = true;
+        return true;
+    };
+
+    if (!policy_.stop_on_first) {
+        for (EdgeId e : graph_.out(u))
+            if (graph_.subsystem(e) == s && colour(0, graph_.target(e)) == kWhite) visit(e);
+        return any;
+    }
+
+    // Early stop (§4.4): children by descending weight, stop once every
+    // listed type has `multiplier` shares.
+    struct Tally {
+        TypeId type;
+        int64_t per_share, prev = 0, acc = 0, shares = 0;
+        bool satisfied = false;
+    };
+    std::vector<Tally> tallies;
+    for (const JobResource& r : list) tallies.push_back({r.type, effective_max(r)});
+    auto satisfied_type = [&](TypeId t) {
+        for (auto& tally : tallies)
+            if (tally.type == t && tally.satisfied) return true;
+        return false;
+    };
+    // Selection never reweights; building other vertices' indexes while we
+    // iterate leaves this one (a node-based map entry) in place.
+    const ChildOrder& children = graph_.ordered_children(u);
+    for (const OrderedChild& child : children) {
+        EdgeId e = child.edge;
+        VertexId v = graph_.target(e);
+        if (graph_.subsystem(e) != s || colour(0, v) != kWhite || satisfied_type(graph_.type(v))) continue;
+        if (!visit(e)) continue;
+        for (auto& tally : tallies) {
+            int64_t total = scores.total_count(s, tally.type);
+            if (total > tally.prev) {
+                tally.acc += total - tally.prev;
+                tally.prev = total;
+                if (tally.per_share > 0 && tally.acc >= tally.per_share) {
+                    tally.shares += 1;
+                    tally.acc = 0;
+                }
+            }
+        }
+        bool all = true;
+        for (auto& tally : tallies) {
+            if (tally.per_share == 0 || tally.shares >= multiplier) tally.satisfied = true;
+            all = all && tally.satisfied;
+        }
+        if (all) break;
+    }
+    return any;
+}
+
+bool DfuTraverser::aux_visit(VertexId v, SubsystemId s, size_t slot, const std::vector<JobResource>& list) {
+    if (prune(v, list, false)) return false;
+    set_colour(slot, v, kGrey);
+    if (v != graph_.root(s)) {
+        ScoreSet fresh;
+        explore_aux(v, s, slot, list, fresh);
+    }
+    set_colour(slot, v, kBlack);
+    return avail(v) != 0;
+}
+
+bool DfuTraverser::explore_aux(VertexId u, SubsystemId s, size_t slot, const std::vector<JobResource>& list,
+                               ScoreSet& scores) {
+    bool any = false;
+    for (EdgeId e : graph_.out(u)) {
+        VertexId v = graph_.target(e);
+        if (graph_.subsystem(e) != s || colour(slot, v) != kWhite) continue;
+        if (!aux_visit(v, s, slot, list)) continue;
+        // The egroup carries whatever avail/score the set already holds
+        // (stale values, as in the reference); aux egroups are never chosen.
+        EGroup group;
+        group.score = scores.score;
+        group.count = scores.avail;
+        group.edges.push_back({scores.avail, scores.avail, false, e});
+        scores.add(s, graph_.type(v), std::move(group));
+        any = true;
+    }
+    return any;
+}
+
+void DfuTraverser::dom_slot(VertexId u, const std::vector<JobResource>& shape, uint32_t nslots, ScoreSet& scores) {
+    SubsystemId dom = dominant();
+    ScoreSet slot_scores;
+    explore_down(u, dom, shape, false, true, slot_scores, nslots);
+    PolicyContext ctx{graph_, dom};
+    policy_.finish_slot(ctx, slot_scores);
+
+    // How many whole slots the sorted candidates can pack.
+    int64_t k = shape.empty() ? 0 : INT64_MAX;
+    for (const JobResource& member : shape) {
+        int64_t need = calc_count(member, static_cast<uint32_t>(slot_scores.qualified_count(dom, member.type)));
+        int64_t fits = 0;
+        if (need != 0) {
+            if (const TypeEvals* evals = slot_scores.find(dom, member.type)) {
+                int64_t sum = 0;
+                for (const EGroup& h : evals->groups) {
+                    sum += h.count;
+                    if (sum >= need) ++fits, sum = 0;
+                }
+            }
+        }
+        k = std::min(k, fits);
+    }
+
+    std::vector<EGroup> slots;
+    std::vector<size_t> cursor(shape.size(), 0);
+    for (int64_t i = 0; i < k; ++i) {
+        EGroup g;
+        g.score = 1;
+        g.count = 1;
+        g.exclusive = true;
+        for (size_t m = 0; m < shape.size(); ++m) {
+            const JobResource& member = shape[m];
+            int64_t need =
+                calc_count(member, static_cast<uint32_t>(slot_scores.qualified_count(dom, member.type)));
+            const TypeEvals* evals = slot_scores.find(dom, member.type);
+            for (int64_t got = 0; got < need;) {
+                if (evals == nullptr || cursor[m] >= evals->groups.size()) {
+                    message_ += "dom_slot: not enough slots.\n";
+                    return;
+                }
+                const EGroup& h = evals->groups[cursor[m]++];
+                for (const EdgeEntry& edge : h.edges) g.edges.push_back({h.count, h.count, true, edge.edge});
+                g.score += h.score;
+                got += h.count;
+            }
+        }
+        slots.push_back(std::move(g));
+    }
+    for (auto& g : slots) scores.add(dom, types::kSlot, std::move(g));
+}
+
+void DfuTraverser::resolve(ScoreSet& scores, ScoreSet& parent) {
+    if (scores.score <= 0) return;
+    if (scores.choice_made()) {
+        for (auto& sub : scores.subsystems()) enforce(sub.subsystem, scores, false);
+    } else {
+        scores.merge_into(parent);
+    }
+}
+
+void DfuTraverser::enforce(SubsystemId s, ScoreSet& scores, bool unconstrained) {
+    for (auto& sub : scores.subsystems()) {
+        if (sub.subsystem != s) continue;
+        for (TypeEvals& evals : sub.types) {
+            if (evals.best_k <= 0) continue;
+            for (size_t i = 0; i < evals.best_i && i < evals.groups.size(); ++i) {
+                const EGroup& g = evals.groups[i];
+                if (g.root) continue;
+                for (const EdgeEntry& entry : g.edges) {
+                    mark_edge(entry.edge, entry.needs, entry.exclusive);
+                    if (!unconstrained || s != dominant()) continue;
+                    // Mark the shared path up to the root (§7.2).
+                    for (VertexId src = graph_.source(entry.edge);;) {
+                        EdgeId p = graph_.parent_edge(src, s);
+                        if (p == kNoEdge || graph_.marks(p).seq == seq_) break;
+                        VertexId w = graph_.target(p);
+                        const TypeEvals* we = scores.find(s, graph_.type(w));
+                        if (we != nullptr && we->best_k == 0) mark_edge(p, graph_.size(w), false);
+                        src = graph_.source(p);
+                    }
+                }
+            }
+        }
+    }
+}
+
+void DfuTraverser::mark_edge(EdgeId e, int64_t needs, bool exclusive) {
+    EdgeMarks& m = graph_.marks(e);
+    if (m.seq != seq_) selected_.push_back(e);
+    m.needs = needs;
+    m.exclusive = exclusive;
+    m.seq = seq_;
+    selected_sorted_ = false;
+}
+
+void DfuTraverser::sort_selected() {
+    if (selected_sorted_) return;
+    std::sort(selected_.begin(), selected_.end(), [this](EdgeId a, EdgeId b) {
+        VertexId sa = graph_.source(a), sb = graph_.source(b);
+        return sa != sb ? sa < sb : graph_.out_position(a) < graph_.out_position(b);
+    });
+    selected_sorted_ = true;
+}
+
+std::pair<const EdgeId*, const EdgeId*> DfuTraverser::selected_children(VertexId u) const {
+    auto first = std::lower_bound(selected_.begin(), selected_.end(), u,
+                                  [this](EdgeId e, VertexId v) { return graph_.source(e) < v; });
+    auto last = std::upper_bound(first, selected_.end(), u,
+                                 [this](VertexId v, EdgeId e) { return v < graph_.source(e); });
+    return {selected_.data() + (first - selected_.begin()), selected_.data() + (last - selected_.begin())};
+}
+
+bool DfuTraverser::resolve_graph(VertexId root, const std::vector<JobResource>& resources, ScoreSet& outer,
+                                 int64_t& root_needs) {
+    PolicyContext ctx{graph_, dominant()};
+    if (!policy_.finish_graph(ctx, resources, outer)) return false;
+    root_needs = 1;
+    for (const JobResource& r : resources) {
+        if (r.type != graph_.type(root)) continue;
+        root_needs = calc_count(r, static_cast<uint32_t>(outer.avail));
+        if (root_needs == 0) return false;
+    }
+    for (auto& sub : outer.subsystems())
+        for (auto& evals : sub.types)
+            if (evals.qualified <= 0) return false;
+    for (size_t slot = 0; slot < subsystems_.size(); ++slot) enforce(subsystems_[slot], outer, true);
+    return true;
+}
+
+}  // namespace rq

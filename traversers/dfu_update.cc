@@ -1,0 +1,122 @@
+// The update walk (spec/traversal.md §10): follows the edges the selection
+// marked, records the job in every planner on the way (RFC 16 records) and
+// emits the vertices and edges to the writer, in post-order.
+#include "traversers/dfu.h"
+
+namespace rq {
+
+bool DfuTraverser::update(JobId jobid, MatchWriter& writer, bool full) {
+    jobid_ = jobid;
+    writer_ = &writer;
+    full_update_ = full;
+    reset_colours();
+    sort_selected();
+    level_ = 0;
+    VertexId root = graph_.root(dominant());
+    const EdgeMarks& root_marks = graph_.root_marks(dominant());
+    TypeCounts out;
+    int64_t n = upd(root, root_marks.needs, root_marks.exclusive, is_exclusive_type(graph_.type(root)), false, out);
+    writer_ = nullptr;
+    if (n <= 0) return false;
+    writer.time(at_, at_ + duration_);
+    if (jobspec_ != nullptr && !jobspec_->queue.empty()) writer.attribute("queue", jobspec_->queue);
+    return true;
+}
+
+void DfuTraverser::reweight(EdgeId e, int64_t query_time) {
+    const SubtreePlan* plan = store_.subtree(graph_.target(e), 0);
+    if (plan == nullptr || plan->plan.size() == 0) return;
+    const Planner& last = plan->plan.planner(plan->plan.size() - 1);
+    int64_t available = query_time < 0 ? 0 : last.avail_at(query_time);
+    if (available == 0 && last.span_count() == 0) return;
+    graph_.set_weight(e, static_cast<uint64_t>(available));
+}
+
+int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool parent_excl,
+                          TypeCounts& out) {
+    bool mod = shadow || is_exclusive_type(graph_.type(u));
+    x = x || mod;
+    ++level_;
+    set_colour(0, u, kGrey);
+    TypeCounts below;
+    int64_t n = 0;
+    // Only dominant edges are followed (auxiliary subsystems are never
+    // updated). In shadow mode every child is taken; otherwise only the
+    // edges the selection marked, in out-edge order.
+    auto follow = [&](EdgeId e) {
+        VertexId v = graph_.target(e);
+        if (graph_.subsystem(e) != dominant() || colour(0, v) != kWhite) return;
+        const EdgeMarks& m = graph_.marks(e);
+        if (m.seq != seq_ && !mod) return;
+        bool xv = m.exclusive || mod;
+        int64_t nv = mod ? graph_.size(v) : m.needs;
+        int64_t k = upd(v, nv, xv, mod, x, below);
+        if (k > 0) {
+            if (policy_.stop_on_first) reweight(e, reweight_time_);
+            writer_->edge(graph_, e, x);
+            n += k;
+        }
+    };
+    if (mod) {
+        for (EdgeId e : graph_.out(u)) follow(e);
+    } else {
+        auto [first, last] = selected_children(u);
+        for (const EdgeId* e = first; e != last; ++e) follow(*e);
+    }
+    set_colour(0, u, kBlack);
+
+    const PruneSpec& spec = specs_.front();
+    if (kind_ == AllocKind::kNoAlloc) {
+        if (x) ++n;
+    } else {
+        if (x) {
+            ++n;
+            if (full_update_) {
+                VertexSchedule& record = store_.get(u, graph_.size(u));
+                auto span = record.plan.add_span(at_, duration_, needs);
+                if (!span.ok()) {
+                    message_ += "update: can't add a span to " + std::string(graph_.name(u)) + ": " +
+                                span.message() + "\n";
+                } else if (kind_ == AllocKind::kOrElse) {
+                    record.reservations[jobid_] = *span;
+                } else {
+                    record.allocations[jobid_] = *span;
+                }
+            }
+        }
+        if (n > 0) {
+            VertexSchedule& record = store_.get(u, graph_.size(u));
+            record.tags.insert(jobid_);
+            auto xspan = record.x_checker.add_span(at_, duration_, 1);
+            if (xspan.ok()) record.x_spans[jobid_] = *xspan;
+            SubtreePlan* plan = store_.subtree(u, 0);
+            if (plan != nullptr && !below.empty()) {
+                std::vector<int64_t> amounts;
+                for (size_t i = 0; i < plan->plan.size(); ++i) amounts.push_back(below.get(plan->plan.type(i)));
+                auto mspan = plan->plan.add_span(at_, duration_, amounts);
+                if (mspan.ok())
+                    plan->job2span[jobid_] = *mspan;
+                else
+                    message_ += "update: can't add a subtree span to " + std::string(graph_.name(u)) + ": " +
+                                mspan.message() + "\n";
+            }
+            add_if_tracked(spec, out, graph_.type(u), x ? graph_.size(u) : graph_.size(u) - needs);
+            below.for_each([&](TypeId t, int64_t c) { add_if_tracked(spec, out, t, c); });
+        }
+    }
+    if (n > 0) {
+        VertexEmission emission;
+        emission.vertex = u;
+        emission.needs = needs;
+        emission.exclusive = x;
+        emission.parent_exclusive = parent_excl;
+        emission.level = level_;
+        if (const VertexSchedule* record = store_.find(u); record && !record->ephemeral.empty())
+            emission.ephemeral = &record->ephemeral;
+        writer_->vertex(graph_, emission);
+    }
+    --level_;
+    return n;
+}
+
+}  // namespace rq

@@ -1,0 +1,94 @@
+#include "traversers/scoring.h"
+
+#include <algorithm>
+
+#include "utilities/intro_sort.h"
+
+namespace rq {
+
+TypeEvals& ScoreSet::slot(SubsystemId s, TypeId t) {
+    auto sub = std::find_if(subsystems_.begin(), subsystems_.end(),
+                            [s](const SubsystemEvals& x) { return x.subsystem == s; });
+    if (sub == subsystems_.end()) {
+        subsystems_.push_back({s, {}});
+        sub = subsystems_.end() - 1;
+    }
+    auto& types = sub->types;
+    auto it = std::lower_bound(types.begin(), types.end(), t,
+                               [](const TypeEvals& e, TypeId id) { return e.type < id; });
+    if (it == types.end() || it->type != t) {
+        it = types.insert(it, TypeEvals{});
+        it->type = t;
+    }
+    return *it;
+}
+
+TypeEvals* ScoreSet::find(SubsystemId s, TypeId t) {
+    return const_cast<TypeEvals*>(static_cast<const ScoreSet*>(this)->find(s, t));
+}
+
+const TypeEvals* ScoreSet::find(SubsystemId s, TypeId t) const {
+    for (auto& sub : subsystems_) {
+        if (sub.subsystem != s) continue;
+        auto it = std::lower_bound(sub.types.begin(), sub.types.end(), t,
+                                   [](const TypeEvals& e, TypeId id) { return e.type < id; });
+        return it != sub.types.end() && it->type == t ? &*it : nullptr;
+    }
+    return nullptr;
+}
+
+void ScoreSet::add(SubsystemId s, TypeId t, EGroup group) {
+    TypeEvals& evals = slot(s, t);
+    if (group.qualified()) evals.qualified += group.count;
+    evals.total += group.count;
+    evals.groups.push_back(std::move(group));
+}
+
+void ScoreSet::merge_into(ScoreSet& parent) {
+    for (auto& sub : subsystems_) {
+        for (auto& evals : sub.types) {
+            if (evals.groups.empty()) continue;
+            TypeEvals& to = parent.slot(sub.subsystem, evals.type);
+            to.qualified += evals.qualified;
+            to.total += evals.total;
+            for (auto& g : evals.groups) to.groups.push_back(std::move(g));
+            evals.groups.clear();
+        }
+    }
+}
+
+int64_t ScoreSet::qualified_count(SubsystemId s, TypeId t) const {
+    const TypeEvals* e = find(s, t);
+    return e ? e->qualified : 0;
+}
+
+int64_t ScoreSet::total_count(SubsystemId s, TypeId t) const {
+    const TypeEvals* e = find(s, t);
+    return e ? e->total : 0;
+}
+
+bool ScoreSet::choose_best_k(SubsystemId s, TypeId t, int64_t k, const EGroupLess& before) {
+    TypeEvals* e = find(s, t);
+    if (e == nullptr || k == 0 || k > e->qualified) return false;
+    intro_sort(e->groups.begin(), e->groups.end(), before);
+    int64_t covered = 0;
+    size_t i = 0;
+    while (i < e->groups.size() && covered < k) covered += e->groups[i++].count;
+    e->best_k = k;
+    e->best_i = i;
+    choice_made_ = true;
+    return true;
+}
+
+bool ScoreSet::choose_all(SubsystemId s, TypeId t, const EGroupLess& before) {
+    return choose_best_k(s, t, qualified_count(s, t), before);
+}
+
+void ScoreSet::clear() {
+    subsystems_.clear();
+    choice_made_ = false;
+    avail = 0;
+    score = 0;
+}
+
+}  // namespace rq

@@ -1,0 +1,90 @@
+// The scoring API (spec/traversal.md §4-§7, policies.md §3): what a vertex
+// visit hands to its parent. For every subsystem and resource type it keeps
+// the ordered list of candidate "evaluated edge groups" (a child or a slot
+// with a score, an available count and the edges that would be selected),
+// and which of them the policy chose.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "resource/graph.h"
+
+namespace rq {
+
+// One edge an egroup would select, with the amount to mark on it.
+struct EdgeEntry {
+    int64_t count = 0;
+    int64_t needs = 0;
+    bool exclusive = false;
+    EdgeId edge = kNoEdge;  // kNoEdge for the root egroup
+};
+
+struct EGroup {
+    int64_t score = 0;
+    int64_t count = 0;
+    bool exclusive = false;
+    bool root = false;
+    std::vector<EdgeEntry> edges;
+
+    bool qualified() const { return score > 0; }
+};
+
+// "a is ordered before b" on egroups (policies.md §2: greater/less/...).
+using EGroupLess = std::function<bool(const EGroup&, const EGroup&)>;
+
+// The candidates of one type in one subsystem.
+struct TypeEvals {
+    TypeId type = 0;
+    std::vector<EGroup> groups;  // insertion order until a choice sorts them
+    int64_t qualified = 0;       // sum of counts of qualified egroups
+    int64_t total = 0;           // sum of counts of all egroups
+    int64_t best_k = 0;          // units chosen (0: no choice)
+    size_t best_i = 0;           // egroups taken from the front
+};
+
+class ScoreSet {
+public:
+    // Results a visited child hands to its parent (spec §4.1 step 13).
+    int64_t avail = 0;
+    int64_t score = 0;
+
+    void add(SubsystemId s, TypeId t, EGroup group);
+    // Appends all egroups into `parent` (per subsystem and type).
+    void merge_into(ScoreSet& parent);
+
+    int64_t qualified_count(SubsystemId s, TypeId t) const;
+    int64_t total_count(SubsystemId s, TypeId t) const;
+    bool has_type(SubsystemId s, TypeId t) const { return find(s, t) != nullptr; }
+
+    // Sorts the candidates of (s, t) with `before` (the libstdc++ introsort,
+    // policies.md §7) and takes whole candidates from the front until `k`
+    // units are covered. No choice when k is 0 or beyond the qualified
+    // count. Marks this set as "a choice was made here".
+    bool choose_best_k(SubsystemId s, TypeId t, int64_t k, const EGroupLess& before);
+    // choose_best_k with k = the qualified count.
+    bool choose_all(SubsystemId s, TypeId t, const EGroupLess& before);
+    bool choice_made() const { return choice_made_; }
+
+    TypeEvals* find(SubsystemId s, TypeId t);
+    const TypeEvals* find(SubsystemId s, TypeId t) const;
+
+    // Iteration: subsystems in insertion order, types in interning order.
+    struct SubsystemEvals {
+        SubsystemId subsystem;
+        std::vector<TypeEvals> types;  // sorted by type id
+    };
+    std::vector<SubsystemEvals>& subsystems() { return subsystems_; }
+    const std::vector<SubsystemEvals>& subsystems() const { return subsystems_; }
+
+    void clear();
+
+private:
+    TypeEvals& slot(SubsystemId s, TypeId t);
+
+    std::vector<SubsystemEvals> subsystems_;
+    bool choice_made_ = false;
+};
+
+}  // namespace rq

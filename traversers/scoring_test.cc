@@ -1,0 +1,96 @@
+#include "traversers/scoring.h"
+
+#include <gtest/gtest.h>
+
+#include "policies/match_policy.h"
+
+namespace rq {
+namespace {
+
+EGroup group(int64_t score, int64_t count, EdgeId edge) {
+    EGroup g;
+    g.score = score;
+    g.count = count;
+    g.edges.push_back({count, count, false, edge});
+    return g;
+}
+
+std::vector<EdgeId> order(const ScoreSet& s, TypeId t) {
+    std::vector<EdgeId> out;
+    for (auto& g : s.find(kContainment, t)->groups) out.push_back(g.edges[0].edge);
+    return out;
+}
+
+TEST(Scoring, CountsQualifiedAndTotal) {
+    ScoreSet s;
+    s.add(kContainment, types::kCore, group(5, 1, 1));
+    s.add(kContainment, types::kCore, group(0, 1, 2));  // unqualified: score 0
+    s.add(kContainment, types::kCore, group(3, 2, 3));
+    EXPECT_EQ(s.qualified_count(kContainment, types::kCore), 3);
+    EXPECT_EQ(s.total_count(kContainment, types::kCore), 4);
+    EXPECT_EQ(s.qualified_count(kContainment, types::kGpu), 0);
+    EXPECT_FALSE(s.choice_made());
+}
+
+TEST(Scoring, ChooseBestKTakesWholeCandidatesFromTheFront) {
+    ScoreSet s;
+    s.add(kContainment, types::kCore, group(1, 1, 10));
+    s.add(kContainment, types::kCore, group(7, 2, 11));
+    s.add(kContainment, types::kCore, group(4, 1, 12));
+    ASSERT_TRUE(s.choose_best_k(kContainment, types::kCore, 3, score_greater));
+    EXPECT_EQ(order(s, types::kCore), (std::vector<EdgeId>{11, 12, 10}));
+    const TypeEvals* e = s.find(kContainment, types::kCore);
+    EXPECT_EQ(e->best_k, 3);
+    EXPECT_EQ(e->best_i, 2u);  // 2 + 1 units cover k = 3
+    EXPECT_TRUE(s.choice_made());
+}
+
+TEST(Scoring, NoChoiceForZeroOrTooMany) {
+    ScoreSet s;
+    s.add(kContainment, types::kCore, group(1, 1, 1));
+    EXPECT_FALSE(s.choose_best_k(kContainment, types::kCore, 0, score_greater));
+    EXPECT_FALSE(s.choose_best_k(kContainment, types::kCore, 2, score_greater));
+    EXPECT_FALSE(s.choose_best_k(kContainment, types::kGpu, 1, score_greater));
+    EXPECT_FALSE(s.choice_made());
+}
+
+TEST(Scoring, ChooseAllSortsWithTheComparator) {
+    ScoreSet s;
+    for (EdgeId e = 0; e < 5; ++e) s.add(kContainment, types::kCore, group(10 - e % 3, 1, e));
+    ASSERT_TRUE(s.choose_all(kContainment, types::kCore, score_less));
+    // scores 10, 9, 8, 10, 9 sorted ascending; ties keep their order (a
+    // list this short is insertion-sorted, which is stable)
+    EXPECT_EQ(order(s, types::kCore), (std::vector<EdgeId>{2, 1, 4, 0, 3}));
+    EXPECT_EQ(s.find(kContainment, types::kCore)->best_i, 5u);
+}
+
+TEST(Scoring, TieOrderOnLongListsFollowsIntrosort) {
+    // 20 equal scores: the reference's order comes from GCC's introsort
+    // (policies.md §7), not insertion order.
+    ScoreSet s;
+    for (EdgeId e = 0; e < 20; ++e) s.add(kContainment, types::kNode, group(3, 1, e));
+    ASSERT_TRUE(s.choose_best_k(kContainment, types::kNode, 2, score_greater));
+    std::vector<EdgeId> got = order(s, types::kNode);
+    std::vector<EdgeId> insertion(20);
+    for (EdgeId e = 0; e < 20; ++e) insertion[e] = e;
+    EXPECT_NE(got, insertion);
+    EXPECT_EQ(got.front(), 10u);  // the median of three lands first
+}
+
+TEST(Scoring, MergeAppendsPerTypeInOrder) {
+    ScoreSet child, parent;
+    parent.add(kContainment, types::kCore, group(1, 1, 1));
+    child.add(kContainment, types::kCore, group(2, 1, 2));
+    child.add(kContainment, types::kSocket, group(3, 1, 3));
+    child.merge_into(parent);
+    EXPECT_EQ(order(parent, types::kCore), (std::vector<EdgeId>{1, 2}));
+    EXPECT_EQ(parent.qualified_count(kContainment, types::kSocket), 1);
+    // types are kept in interning order whatever the insertion order
+    const auto& types = parent.subsystems().front().types;
+    ASSERT_EQ(types.size(), 2u);
+    EXPECT_EQ(types[0].type, types::kCore);
+    EXPECT_EQ(types[1].type, types::kSocket);
+}
+
+}  // namespace
+}  // namespace rq

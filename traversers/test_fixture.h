@@ -1,0 +1,131 @@
+// A small matcher for traverser and policy unit tests: a GRUG recipe built
+// from a compact description, a policy, the traverser, and a simple writer.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include "policies/match_policy.h"
+#include "resource/grug.h"
+#include "resource/jobspec.h"
+#include "resource/writer_simple.h"
+#include "traversers/dfu.h"
+
+namespace rq::testing {
+
+// cluster "c" -> rack[racks] -> node[nodes] -> socket[sockets] -> core[cores]
+// (+ gpu[gpus] per socket), with the reference's id scopes.
+inline std::string machine_recipe(int racks, int nodes, int sockets, int cores, int gpus = 0) {
+    auto key = [](const char* id, const char* f, const char* type, const char* dflt) {
+        std::string k = std::string("<key id=\"") + id + "\" for=\"" + f + "\" attr.name=\"" + id +
+                        "\" attr.type=\"" + type + "\"";
+        return dflt ? k + "><default>" + dflt + "</default></key>\n" : k + "/>\n";
+    };
+    std::string x = "<graphml>\n";
+    x += key("root", "node", "int", "0") + key("type", "node", "string", nullptr) +
+         key("basename", "node", "string", nullptr) + key("size", "node", "long", "1") +
+         key("subsystem", "node", "string", "containment") + key("e_subsystem", "edge", "string", "containment") +
+         key("id_scope", "edge", "int", "0") + key("id_start", "edge", "int", "0") +
+         key("id_stride", "edge", "int", "1") + key("gen_method", "edge", "string", "MULTIPLY") +
+         key("multi_scale", "edge", "int", "1");
+    x += "<graph>\n";
+    auto node = [](const char* t, const char* base, bool root = false) {
+        return std::string("<node id=\"") + t + "\">" + (root ? "<data key=\"root\">1</data>" : "") +
+               "<data key=\"type\">" + t + "</data><data key=\"basename\">" + base + "</data></node>\n";
+    };
+    auto edge = [](const char* s, const char* t, int n, int scope) {
+        return std::string("<edge source=\"") + s + "\" target=\"" + t + "\"><data key=\"multi_scale\">" +
+               std::to_string(n) + "</data><data key=\"id_scope\">" + std::to_string(scope) + "</data></edge>\n";
+    };
+    x += node("cluster", "c", true) + node("rack", "rack") + node("node", "node") + node("socket", "socket") +
+         node("core", "core") + node("gpu", "gpu");
+    x += edge("cluster", "rack", racks, 0) + edge("rack", "node", nodes, 1) + edge("node", "socket", sockets, 0) +
+         edge("socket", "core", cores, 1);
+    if (gpus > 0) x += edge("socket", "gpu", gpus, 1);
+    x += "</graph>\n</graphml>\n";
+    return x;
+}
+
+// A jobspec with the given resources block (YAML, indented by 2) and
+// duration.
+inline std::string jobspec_yaml(const std::string& resources, int duration = 3600) {
+    return "version: 1\nresources:\n" + resources +
+           "tasks:\n  - command: [app]\n    slot: s\n    count: {per_slot: 1}\n"
+           "attributes:\n  system:\n    duration: " +
+           std::to_string(duration) + "\n";
+}
+
+// slot[1] -> core[n] (prefix omitted)
+inline std::string cores(int n, int duration = 3600) {
+    return jobspec_yaml("  - type: slot\n    count: 1\n    label: s\n    with:\n      - type: core\n        count: " +
+                            std::to_string(n) + "\n",
+                        duration);
+}
+
+// node[1] -> slot[1] -> socket[1] -> core[n]
+inline std::string node_cores(int n, int duration = 3600) {
+    return jobspec_yaml("  - type: node\n    count: 1\n    with:\n      - type: slot\n        count: 1\n"
+                        "        label: s\n        with:\n          - type: socket\n            count: 1\n"
+                        "            with:\n              - type: core\n                count: " +
+                            std::to_string(n) + "\n",
+                        duration);
+}
+
+struct Matcher {
+    ResourceGraph graph;
+    ScheduleStore store;
+    std::unique_ptr<MatchPolicy> policy;
+    std::unique_ptr<DfuTraverser> traverser;
+    SimpleWriter writer{false};
+    JobId next = 1;
+
+    Matcher(const std::string& recipe_xml, const std::string& policy_name,
+            const std::string& prune = "ALL:core,ALL:node") {
+        auto recipe = parse_grug(recipe_xml, "test");
+        EXPECT_TRUE(recipe.ok());
+        EXPECT_TRUE(load_grug(*recipe, graph).ok());
+        graph.types().freeze();
+        auto p = make_policy(policy_name);
+        EXPECT_TRUE(p.ok());
+        policy = std::move(*p);
+        TraverserConfig config;
+        config.subsystems = {kContainment};
+        config.prune_filters = prune;
+        auto t = DfuTraverser::create(graph, store, *policy, config);
+        EXPECT_TRUE(t.ok());
+        traverser = std::move(*t);
+    }
+
+    // Runs a match; returns the simple-format text, or "" with `code` set.
+    std::string match(const std::string& jobspec_text, MatchOp op = MatchOp::kAllocate, MatchResult* out = nullptr) {
+        auto js = parse_jobspec(jobspec_text, graph.types());
+        EXPECT_TRUE(js.ok()) << (js.ok() ? "" : js.message());
+        if (!js.ok()) return "";
+        MatchResult r = traverser->run(*js, op, next, writer);
+        if (out) *out = r;
+        if (r.ok() && op != MatchOp::kSatisfiability && op != MatchOp::kWithoutAllocating &&
+            op != MatchOp::kWithoutAllocatingFuture)
+            ++next;
+        std::ostringstream text;
+        (void)writer.flush(text);
+        return text.str();
+    }
+
+    // The names of the exclusively allocated vertices of the last output.
+    static std::vector<std::string> exclusive_names(const std::string& text) {
+        std::vector<std::string> names;
+        std::istringstream in(text);
+        for (std::string line; std::getline(in, line);) {
+            auto dash = line.find_last_of('-');
+            auto bracket = line.find('[');
+            if (line.find(":x]") == std::string::npos) continue;
+            names.push_back(line.substr(dash + 1, bracket - dash - 1));
+        }
+        return names;
+    }
+};
+
+}  // namespace rq::testing
