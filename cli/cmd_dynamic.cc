@@ -1,19 +1,188 @@
+// update, attach, remove, partial-cancel (spec/cli.md §5.3-§5.5, §5.8).
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "cli/command_table.h"
+#include "utilities/idset.h"
 
 namespace rq {
 
 namespace {
-Next not_yet(const char* what) {
-    std::cerr << "ERROR: " << what << " is not available yet" << std::endl;
-    return Next::kContinue;
+
+bool read_file(const std::string& path, std::string& text) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return false;
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    text = buffer.str();
+    return true;
 }
+
+int64_t parse_integer(const std::string& text) { return std::strtoll(text.c_str(), nullptr, 10); }
+
+const char* kRule = "INFO: =============================\n";
+
 }  // namespace
 
-Next cmd_update(Session&, const Args&) { return not_yet("update"); }
-Next cmd_attach(Session&, const Args&) { return not_yet("attach"); }
-Next cmd_remove(Session&, const Args&) { return not_yet("remove"); }
-Next cmd_partial_cancel(Session&, const Args&) { return not_yet("partial-cancel"); }
+Next cmd_update(Session& s, const Args& args) {
+    if (args.size() != 7) return malformed();
+    const std::string& sub = args[1];
+    const std::string& reader = args[2];
+    if (sub != "allocate" && sub != "reserve") {
+        std::cerr << "ERROR: unknown subcmd " << sub << std::endl;
+        return Next::kContinue;
+    }
+    if (reader != "jgf" && reader != "rv1exec" && reader != "jgf_shorthand") {
+        std::cerr << "ERROR: unsupported reader " << reader << std::endl;
+        return Next::kContinue;
+    }
+    std::string text;
+    if (!read_file(args[3], text)) {
+        std::cerr << "ERROR: can't open " << args[3] << std::endl;
+        return Next::kContinue;
+    }
+    int64_t jobid = parse_integer(args[4]);
+    int64_t at = parse_integer(args[5]);
+    int64_t duration = parse_integer(args[6]);
+    if (s.is_live(jobid)) {
+        std::cerr << "ERROR: existing Jobid " << std::endl;
+        return Next::kContinue;
+    }
+    if (at < 0 || duration == 0) {
+        std::cerr << "ERROR: invalid time (" << at << ", " << duration << ")" << std::endl;
+        return Next::kContinue;
+    }
+
+    auto start = std::chrono::steady_clock::now();
+    s.traverser->clear_message();
+    MatchResult result = s.traverser->apply(reader, text, jobid, at, duration, *s.writer);
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!result.ok()) {
+        std::cerr << "ERROR: traverser run () returned error " << std::endl;
+        if (!s.traverser->message().empty()) std::cerr << "ERROR: " << s.traverser->message() << std::endl;
+        s.traverser->clear_message();
+    }
+    Status written = s.writer->flush(s.out());
+    if (!written.ok()) {
+        std::cerr << "ERROR: match writer emit: " << errc_text(written.code()) << std::endl;
+        s.writer->reset();
+    }
+    s.next_jobid = jobid;
+    if (result.ok()) {
+        s.out() << kRule << "INFO: JOBID=" << jobid << "\n"
+                << "INFO: RESOURCES=" << (at == 0 ? "ALLOCATED" : "RESERVED") << "\n"
+                << "INFO: SCHEDULED AT=" << (at == 0 ? std::string("Now") : std::to_string(at)) << "\n"
+                << kRule;
+        JobRecord job;
+        job.id = jobid;
+        job.state = at == 0 ? JobState::kAllocated : JobState::kReserved;
+        job.scheduled_at = at;
+        job.jobspec_path = args[3];
+        job.overhead = seconds;
+        s.jobs[jobid] = job;
+        s.min_match_time = std::min(s.min_match_time, seconds);
+        s.max_match_time = std::max(s.max_match_time, seconds);
+        s.total_match_time += seconds;
+    } else {
+        s.out() << kRule << "INFO: No matching resources found\n"
+                << "INFO: JOBID=" << jobid << "\n"
+                << kRule;
+    }
+    s.out().flush();
+    s.next_jobid = jobid + 1;
+    return Next::kContinue;
+}
+
+Next cmd_attach(Session& s, const Args& args) {
+    if (args.size() != 2) return malformed();
+    std::string text;
+    if (!read_file(args[1], text)) {
+        std::cerr << "ERROR: can't open " << args[1] << std::endl;
+        return Next::kContinue;
+    }
+    Status attached = s.traverser->attach(text);
+    if (!attached.ok()) {
+        std::cerr << "ERROR: can't attach JGF subgraph \n"
+                  << "ERROR: add_subgraph: ERROR: add subgraph error: " << errc_text(attached.code()) << "\n"
+                  << "add_subgraph: ERROR: reader returned error: " << attached.message() << "\n"
+                  << std::endl;
+    }
+    return Next::kContinue;
+}
+
+Next cmd_remove(Session& s, const Args& args) {
+    if (args.size() != 3) return malformed();
+    if (args[2] == "true") {
+        Status removed = s.traverser->remove_path(args[1]);
+        if (!removed.ok()) {
+            std::cerr << "ERROR: can't remove subgraph \n"
+                      << "ERROR: remove_subgraph: ERROR: remove_subgraph error: " << errc_text(removed.code())
+                      << "\n"
+                      << "remove_subgraph: ERROR: traverser returned error: \n"
+                      << std::endl;
+        }
+    } else if (args[2] == "false") {
+        auto ranks = decode_idset(args[1]);
+        if (!ranks) {
+            std::cerr << "ERROR: failed to decode ranks." << std::endl;
+            return Next::kContinue;
+        }
+        Status removed = s.traverser->remove_ranks(*ranks);
+        if (!removed.ok()) {
+            std::cerr << "ERROR: can't remove subgraph \n"
+                      << "ERROR: remove_subgraph: ERROR: remove_subgraph error: " << errc_text(removed.code())
+                      << "\n"
+                      << "remove_subgraph: ERROR: traverser returned error: \n"
+                      << std::endl;
+        }
+    } else {
+        std::cerr << "ERROR: invalid path boolean input " << std::endl;
+    }
+    return Next::kContinue;
+}
+
+Next cmd_partial_cancel(Session& s, const Args& args) {
+    if (args.size() != 4 && args.size() != 5) return malformed();
+    int64_t jobid = parse_integer(args[1]);
+    const std::string& reader = args[2];
+    if (reader != "jgf" && reader != "rv1exec") {
+        std::cerr << "ERROR: unsupported reader " << reader << std::endl;
+        return Next::kContinue;
+    }
+    std::string text;
+    if (!read_file(args[3], text)) {
+        std::cerr << "ERROR: can't open " << args[3] << std::endl;
+        return Next::kContinue;
+    }
+    auto job = s.jobs.find(jobid);
+    if (job == s.jobs.end() || job->second.state == JobState::kCanceled) {
+        std::cerr << "ERROR: nonexistent job " << jobid << std::endl;
+        return Next::kContinue;
+    }
+    if (job->second.state == JobState::kReserved) {
+        std::cerr << "ERROR: reservations not currently supported by partial cancel" << std::endl;
+        return Next::kContinue;
+    }
+    s.traverser->clear_message();
+    auto released = s.traverser->partial_cancel(jobid, reader, text);
+    if (!released.ok()) {
+        std::cout << s.traverser->message();
+        std::cout.flush();
+        std::cerr << "ERROR: error encountered while removing job " << jobid << std::endl;
+    } else if (*released) {
+        job->second.state = JobState::kCanceled;
+    }
+    s.traverser->clear_message();
+    if (args.size() == 5 && args[4] == "stats") {
+        s.out() << kRule << "INFO: PARTIAL CANCEL PREORDER COUNT=\"0\"\n"
+                << "INFO: PARTIAL CANCEL POSTORDER COUNT=\"0\"\n"
+                << kRule;
+        s.out().flush();
+    }
+    return Next::kContinue;
+}
 
 }  // namespace rq

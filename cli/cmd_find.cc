@@ -1,11 +1,40 @@
+// find EXPR... (spec/cli.md §5.6, output.md §3): the writer text of every
+// matching vertex, then the EXPRESSION block.
+#include <ctime>
 #include <iostream>
 
 #include "cli/command_table.h"
+#include "traversers/find.h"
 
 namespace rq {
 
-Next cmd_find(Session&, const Args&) {
-    std::cerr << "ERROR: find is not available yet" << std::endl;
+Next cmd_find(Session& s, const Args& args) {
+    if (args.size() < 2) {
+        std::cerr << "ERROR: malformed command: " << std::endl;  // (sic)
+        return Next::kContinue;
+    }
+    std::string criteria = args[1];
+    for (size_t i = 2; i < args.size(); ++i) criteria += " " + args[i];
+
+    FindContext context{s.traverser->graph(), s.traverser->store(), s.traverser->dominant(),
+                        static_cast<Time>(std::time(nullptr))};
+    Status found = find_resources(context, criteria, *s.writer);
+    if (!found.ok()) {
+        s.writer->reset();
+        std::cerr << found.message() << std::endl;
+        return Next::kContinue;
+    }
+    Status written = s.writer->flush(s.out());
+    s.out().flush();
+    if (!written.ok()) {
+        s.writer->reset();
+        std::cerr << "find: ERROR: find writer emit: " << errc_text(written.code()) << std::endl;
+        return Next::kContinue;
+    }
+    s.out() << "INFO: =============================\n"
+            << "INFO: EXPRESSION=\"" << criteria << "\"\n"
+            << "INFO: =============================\n";
+    s.out().flush();
     return Next::kContinue;
 }
 

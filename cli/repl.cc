@@ -82,11 +82,21 @@ int run_session(const Options& options) {
         return fail_startup("resource_query_t: ERROR: " + loaded.message() +
                             "\nERROR: error generating resources\n");
     double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    for (auto& name : options.subsystems) {
-        SubsystemId s = session.graph->subsystems().find(name);
-        if (s == kNoId || !session.graph->has_root(s))
-            return fail_startup("initialize_matchers_and_traversers: ERROR: can't initialize traverser\n");
-    }
+    session.store = std::make_unique<ScheduleStore>();
+    auto policy = make_policy(options.match_policy);
+    if (!policy) return fail_startup("resource_query_t: ERROR: can't create matcher\n");
+    session.policy = std::move(*policy);
+    TraverserConfig config;
+    for (auto& name : options.subsystems) config.subsystems.push_back(session.graph->subsystems().find(name));
+    config.prune_filters = options.prune_filters;
+    config.flexible = options.traverser == "flexible";
+    auto traverser = DfuTraverser::create(*session.graph, *session.store, *session.policy, config);
+    if (!traverser)
+        return fail_startup("initialize_matchers_and_traversers: ERROR: " + traverser.message() + "\n");
+    session.traverser = std::move(*traverser);
+    auto writer = make_writer(options.match_format);
+    if (!writer) return fail_startup("resource_query_t: ERROR: " + writer.message() + "\n");
+    session.writer = std::move(*writer);
     if (options.elapse_time) print_graph_stats(*session.graph, load_seconds);
     if (!options.graph_output.empty()) {
         Status exported = export_graph(*session.graph, options.graph_format, options.graph_output);

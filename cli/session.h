@@ -9,7 +9,12 @@
 #include <string>
 
 #include "cli/options.h"
+#include "policies/match_policy.h"
 #include "resource/graph.h"
+#include "resource/jobspec.h"
+#include "resource/match_writer.h"
+#include "resource/schedule.h"
+#include "traversers/dfu.h"
 
 namespace rq {
 
@@ -27,6 +32,10 @@ struct JobRecord {
 struct Session {
     Options options;
     std::unique_ptr<ResourceGraph> graph;
+    std::unique_ptr<ScheduleStore> store;
+    std::unique_ptr<MatchPolicy> policy;
+    std::unique_ptr<DfuTraverser> traverser;
+    std::unique_ptr<MatchWriter> writer;
 
     // "out" of spec/cli.md §3: the -t file if given, else stdout.
     std::ofstream test_output;
@@ -39,6 +48,10 @@ struct Session {
         auto it = jobs.find(id);
         return it != jobs.end() && it->second.state != JobState::kCanceled;
     }
+
+    // Parsed jobspecs by file content: scripts match the same file many
+    // times, and YAML parsing costs more than the match itself. Bounded.
+    std::map<std::string, Jobspec> jobspec_cache;
 
     // Match-time statistics fed by `update` (spec/cli.md §5.13 stat).
     double min_match_time = 1.79769e+308;
