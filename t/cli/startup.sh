@@ -1,0 +1,46 @@
+# Loading recipes: every recipe of ours and of the conformance suite loads;
+# bad recipes fail with one clear line and exit 1; -g/-o write the graph.
+. "$(dirname "$0")/lib.sh"
+
+for f in "$SRC"/conf/*; do
+    echo quit | "$RQ" -L "$f" -d >/dev/null 2>err || fail "conf recipe $f: $(cat err)"
+done
+if [ -d "$SHARED/conformance/data/grugs" ]; then
+    for f in $(find "$SHARED/conformance/data/grugs" -name '*.graphml'); do
+        echo quit | "$RQ" -L "$f" -d >/dev/null 2>err || fail "conformance recipe $f: $(cat err)"
+    done
+fi
+
+# end of input without quit exits 0
+"$RQ" -L "$SRC/conf/tiny.graphml" </dev/null >/dev/null 2>&1 || fail "EOF does not exit 0"
+
+# malformed XML: the reference's message, exit 1
+printf '<graphml><graph>' >broken.graphml
+"$RQ" -L broken.graphml </dev/null >/dev/null 2>err; status=$?
+expect_eq "malformed XML exit" 1 "$status"
+printf ': Runtime error: resource_query_t: ERROR: error in reading grug string; \nERROR: error generating resources\n\n' >want
+cmp -s want err || fail "malformed XML message: $(od -c err | head -5)"
+
+# a recipe with an unknown generation method names the file and the edge
+sed 's|<edge source="rack" target="node">|<edge id="r2n" source="rack" target="node"><data key="gen_method">CLONE</data>|' \
+    "$SRC/conf/tiny.graphml" >clone.graphml
+"$RQ" -L clone.graphml </dev/null >/dev/null 2>err; status=$?
+expect_eq "unknown gen_method exit" 1 "$status"
+expect_contains "unknown gen_method message" "clone.graphml: edge \"r2n\": unknown gen_method \"CLONE\"" "$(cat err)"
+
+# -g graphml -o: the written graph has every vertex and edge
+echo quit | "$RQ" -L "$SRC/conf/medium.graphml" -g graphml -o medium >/dev/null 2>&1 || fail "-g graphml"
+expect_eq "graphml vertices" 3781 "$(grep -c '<node ' medium.graphml)"
+expect_eq "graphml edges" 3780 "$(grep -c '<edge ' medium.graphml)"
+echo quit | "$RQ" -L "$SRC/conf/tiny.graphml" -o tiny >/dev/null 2>&1 || fail "-o (dot)"
+expect_eq "dot edges" 51 "$(grep -c -- '->' tiny.dot)"
+if command -v dot >/dev/null 2>&1; then
+    dot -Tsvg tiny.dot >tiny.svg 2>err || fail "dot cannot render the -o output: $(cat err)"
+fi
+
+# -e start-up figures
+out=$(echo quit | "$RQ" -L "$SRC/conf/tiny.graphml" -e)
+expect_contains "-e vertex count" "INFO: Vertex Count: 52" "$out"
+expect_contains "-e edge count" "INFO: Edge Count: 51" "$out"
+expect_contains "-e ranks" "INFO: number of vertices with rank 1: 1" "$out"
+finish
