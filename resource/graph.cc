@@ -16,6 +16,8 @@ void ResourceGraph::reserve(size_t n, size_t m) {
     paths_.reserve(n);
     for (auto* col : {&out_head_, &out_tail_, &in_head_, &in_tail_}) col->reserve(n);
     edge_src_.reserve(m);
+    out_pos_.reserve(m);
+    next_out_pos_.reserve(n);
     edge_dst_.reserve(m);
     edge_sub_.reserve(m);
     marks_.reserve(m);
@@ -36,6 +38,7 @@ VertexId ResourceGraph::add_vertex(const VertexSpec& spec) {
     size_.push_back(spec.size);
     first_path_.push_back(kNoPath);
     for (auto* col : {&out_head_, &out_tail_, &in_head_, &in_tail_}) col->push_back(kNoEdge);
+    next_out_pos_.push_back(0);
 
     if (by_type_.size() <= spec.type) by_type_.resize(spec.type + 1u);
     by_type_[spec.type].push_back(v);
@@ -55,15 +58,9 @@ EdgeId ResourceGraph::add_edge(VertexId src, VertexId dst, SubsystemId s) {
     append(out_head_[src], out_tail_[src], out_next_, e);
     append(in_head_[dst], in_tail_[dst], in_next_, e);
     ++live_edges_;
+    out_pos_.push_back(next_out_pos_[src]++);
     auto it = child_order_.find(src);
-    if (it != child_order_.end()) {
-        OrderedChild c{UINT64_MAX, uniq_id_[dst], e};
-        auto& list = it->second;
-        auto pos = std::lower_bound(list.begin(), list.end(), c, [](auto& a, auto& b) {
-            return a.weight != b.weight ? a.weight > b.weight : a.uniq_id > b.uniq_id;
-        });
-        list.insert(pos, c);
-    }
+    if (it != child_order_.end()) it->second.insert(OrderedChild{UINT64_MAX, uniq_id_[dst], e});
     return e;
 }
 
@@ -83,12 +80,8 @@ void ResourceGraph::remove_edge(EdgeId e) {
     unlink(out_head_[src], out_tail_[src], out_next_, e);
     unlink(in_head_[dst], in_tail_[dst], in_next_, e);
     auto co = child_order_.find(src);
-    if (co != child_order_.end()) {
-        auto& list = co->second;
-        list.erase(std::remove_if(list.begin(), list.end(),
-                                  [e](const OrderedChild& c) { return c.edge == e; }),
-                   list.end());
-    }
+    if (co != child_order_.end())
+        co->second.erase(OrderedChild{marks_[e].weight, uniq_id_[dst], e});
     edge_sub_[e] = kNoId;
     --live_edges_;
 }
@@ -151,16 +144,21 @@ bool ResourceGraph::has_path(VertexId v, SubsystemId s) const {
 
 void ResourceGraph::set_path(VertexId v, SubsystemId s, std::string_view text) {
     std::string_view stored = path_text_.store(text);
-    uint32_t* link = &first_path_[v];
-    while (*link != kNoPath && paths_[*link].subsystem < s) link = &paths_[*link].next;
-    if (*link != kNoPath && paths_[*link].subsystem == s) {
-        paths_[*link].text = stored.data();
-        paths_[*link].length = static_cast<uint32_t>(stored.size());
+    // Keep the list sorted by subsystem. Walk with indexes, not pointers:
+    // the push_back below may move paths_.
+    uint32_t prev = kNoPath, cur = first_path_[v];
+    while (cur != kNoPath && paths_[cur].subsystem < s) prev = cur, cur = paths_[cur].next;
+    if (cur != kNoPath && paths_[cur].subsystem == s) {
+        paths_[cur].text = stored.data();
+        paths_[cur].length = static_cast<uint32_t>(stored.size());
         return;
     }
     auto idx = static_cast<uint32_t>(paths_.size());
-    paths_.push_back({stored.data(), static_cast<uint32_t>(stored.size()), *link, s});
-    *link = idx;
+    paths_.push_back({stored.data(), static_cast<uint32_t>(stored.size()), cur, s});
+    if (prev == kNoPath)
+        first_path_[v] = idx;
+    else
+        paths_[prev].next = idx;
 }
 
 void ResourceGraph::index_path(VertexId v, std::string_view text) {
@@ -178,31 +176,25 @@ EdgeMarks& ResourceGraph::root_marks(SubsystemId s) {
     return root_marks_[s];
 }
 
-const std::vector<OrderedChild>& ResourceGraph::ordered_children(VertexId v) {
+const ChildOrder& ResourceGraph::ordered_children(VertexId v) {
     auto it = child_order_.find(v);
     if (it != child_order_.end()) return it->second;
-    std::vector<OrderedChild> list;
-    for (EdgeId e : out(v)) list.push_back({marks_[e].weight, uniq_id_[edge_dst_[e]], e});
-    std::stable_sort(list.begin(), list.end(), [](auto& a, auto& b) {
-        return a.weight != b.weight ? a.weight > b.weight : a.uniq_id > b.uniq_id;
-    });
-    return child_order_.emplace(v, std::move(list)).first->second;
+    ChildOrder order;
+    for (EdgeId e : out(v)) order.insert(OrderedChild{marks_[e].weight, uniq_id_[edge_dst_[e]], e});
+    return child_order_.emplace(v, std::move(order)).first->second;
 }
 
 void ResourceGraph::set_weight(EdgeId e, uint64_t weight) {
-    marks_[e].weight = weight;
     auto it = child_order_.find(edge_src_[e]);
-    if (it == child_order_.end()) return;
-    auto& list = it->second;
-    auto pos = std::find_if(list.begin(), list.end(), [e](auto& c) { return c.edge == e; });
-    if (pos == list.end()) return;
-    OrderedChild c = *pos;
-    list.erase(pos);
-    c.weight = weight;
-    auto at = std::lower_bound(list.begin(), list.end(), c, [](auto& a, auto& b) {
-        return a.weight != b.weight ? a.weight > b.weight : a.uniq_id > b.uniq_id;
-    });
-    list.insert(at, c);
+    if (it != child_order_.end()) {
+        ChildOrder& order = it->second;
+        auto node = order.extract(OrderedChild{marks_[e].weight, uniq_id_[edge_dst_[e]], e});
+        if (!node.empty()) {
+            node.value().weight = weight;
+            order.insert(std::move(node));
+        }
+    }
+    marks_[e].weight = weight;
 }
 
 EdgeId ResourceGraph::parent_edge(VertexId v, SubsystemId s) const {

@@ -20,6 +20,7 @@
 #include <iterator>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -67,7 +68,16 @@ struct OrderedChild {
     uint64_t weight;
     int64_t uniq_id;
     EdgeId edge;
+    bool operator<(const OrderedChild& o) const {
+        if (weight != o.weight) return weight > o.weight;
+        if (uniq_id != o.uniq_id) return uniq_id > o.uniq_id;
+        return edge < o.edge;
+    }
 };
+// A balanced tree: re-weighting one child is O(log degree), which keeps a
+// match on a flat machine (thousands of nodes under one vertex) from
+// growing with its size.
+using ChildOrder = std::set<OrderedChild>;
 
 class ResourceGraph {
 public:
@@ -134,6 +144,10 @@ public:
     VertexId source(EdgeId e) const { return edge_src_[e]; }
     VertexId target(EdgeId e) const { return edge_dst_[e]; }
     SubsystemId subsystem(EdgeId e) const { return edge_sub_[e]; }
+    // Position of `e` in its source's out-edge order (increasing along the
+    // list; gaps after removals): sorting edges of one source by it gives
+    // their out-edge order.
+    uint32_t out_position(EdgeId e) const { return out_pos_[e]; }
     bool edge_alive(EdgeId e) const { return edge_sub_[e] != kNoId; }
 
     EdgeMarks& marks(EdgeId e) { return marks_[e]; }
@@ -142,7 +156,7 @@ public:
     EdgeMarks& root_marks(SubsystemId s);
 
     // The ordered child index of `v` (built on first use, kept current).
-    const std::vector<OrderedChild>& ordered_children(VertexId v);
+    const ChildOrder& ordered_children(VertexId v);
     void set_weight(EdgeId e, uint64_t weight);
 
     // First in-edge of `v` in subsystem `s`, or kNoEdge.
@@ -206,12 +220,14 @@ private:
     std::vector<EdgeMarks> marks_;
     std::vector<EdgeId> out_next_, in_next_;   // next out-/in-edge of the same vertex
     std::vector<EdgeId> out_head_, out_tail_;  // per vertex, in insertion order
+    std::vector<uint32_t> out_pos_;            // per edge: see out_position()
+    std::vector<uint32_t> next_out_pos_;       // per vertex
     std::vector<EdgeId> in_head_, in_tail_;
     size_t live_edges_ = 0;
 
     std::vector<VertexId> roots_;
     std::vector<EdgeMarks> root_marks_;
-    std::unordered_map<VertexId, std::vector<OrderedChild>> child_order_;
+    std::unordered_map<VertexId, ChildOrder> child_order_;
 
     PathIndex by_path_;
     std::vector<std::vector<VertexId>> by_type_;
