@@ -3,6 +3,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "resource/planner_resized.h"
 #include "resource/time_tree.h"
 
 namespace rq {
@@ -12,6 +13,13 @@ namespace rq {
 struct Planner::State {
     TimeTree tree;
     std::unordered_map<SpanId, Span> spans;
+    // Set once the total changed under live spans: from then on the
+    // reference's point-by-point model answers (see planner_resized.h).
+    std::unique_ptr<ResizedPoints> resized;
+
+    State() = default;
+    State(const State& o)
+        : tree(o.tree), spans(o.spans), resized(o.resized ? std::make_unique<ResizedPoints>(*o.resized) : nullptr) {}
 };
 
 namespace {
@@ -54,17 +62,20 @@ Result<int64_t> Planner::avail_during(Time at, Time d) const {
         return make_error(Errc::kInvalid,
                           "planner: invalid time window " + window_text(at, d));
     if (!state_) return total_;
+    if (state_->resized) return state_->resized->avail_during(at, d);
     return total_ - state_->tree.max_usage(at, at + d);
 }
 
 int64_t Planner::avail_at(Time at) const {
     if (!state_ || at < 0 || at >= kPlannerEnd) return total_;
+    if (state_->resized) return state_->resized->avail_at(at);
     return total_ - state_->tree.usage_at(at);
 }
 
 bool Planner::fits(Time at, Time d, int64_t amount) const {
     if (!valid_window(at, d) || amount < 0 || amount > total_) return false;
     if (!state_) return true;
+    if (state_->resized) return state_->resized->avail_during(at, d) >= amount;
     return state_->tree.max_usage(at, at + d) <= total_ - amount;
 }
 
@@ -76,11 +87,14 @@ const Span* Planner::span(SpanId id) const {
 
 size_t Planner::span_count() const { return state_ ? state_->spans.size() : 0; }
 
-size_t Planner::point_count() const { return state_ ? state_->tree.size() : 1; }
+size_t Planner::point_count() const {
+    if (!state_) return 1;
+    return state_->resized ? state_->resized->points().size() : state_->tree.size();
+}
 
 std::vector<Time> Planner::points() const {
     if (!state_) return {0};
-    return state_->tree.points();
+    return state_->resized ? state_->resized->points() : state_->tree.points();
 }
 
 // Cost: each loop iteration is O(log s) and either returns or skips one
@@ -109,6 +123,11 @@ Result<Time> Planner::earliest(Time from, Time d, int64_t amount) const {
         if (from <= 0) return Time{0};
         return exhausted();
     }
+    if (state_->resized) {
+        Time t = state_->resized->earliest(from, d, amount);
+        if (t < 0) return exhausted();
+        return t;
+    }
     const TimeTree& tree = state_->tree;
     const int64_t cap = total_ - amount;  // the most usage `amount` tolerates
     const Time last_start = kPlannerEnd - d;
@@ -127,6 +146,23 @@ Result<Time> Planner::earliest(Time from, Time d, int64_t amount) const {
 }
 
 // ---- updates -------------------------------------------------------------
+
+void Planner::set_total(int64_t total) {
+    const int64_t delta = total - total_;
+    if (state_ && delta != 0) {
+        if (!state_->resized) {
+            const TimeTree& tree = state_->tree;
+            state_->resized = std::make_unique<ResizedPoints>(
+                tree.points(), [&](Time t) { return total_ - tree.usage_at(t); });
+            for (auto& [id, span] : state_->spans) {
+                state_->resized->add_boundary_reference(span.start);
+                state_->resized->add_boundary_reference(span.end);
+            }
+        }
+        state_->resized->change_total(delta);
+    }
+    total_ = total;
+}
 
 Result<SpanId> Planner::add_span(Time at, Time d, int64_t amount) {
     if (!valid_window(at, d))
@@ -147,8 +183,12 @@ Result<SpanId> Planner::add_span(Time at, Time d, int64_t amount) {
     if (!state_) state_ = std::make_unique<State>();
     const SpanId id = next_id_++;
     state_->spans.emplace(id, Span{id, at, at + d, amount});
-    state_->tree.add_reference(at, amount);
-    state_->tree.add_reference(at + d, -amount);
+    if (state_->resized) {
+        state_->resized->add_span(at, at + d, amount);
+    } else {
+        state_->tree.add_reference(at, amount);
+        state_->tree.add_reference(at + d, -amount);
+    }
     return id;
 }
 
@@ -158,8 +198,12 @@ Status Planner::remove_span(SpanId id) {
     if (it == state_->spans.end()) return unknown_span(id);
     const Span removed = it->second;
     state_->spans.erase(it);
-    state_->tree.remove_reference(removed.start, -removed.amount);
-    state_->tree.remove_reference(removed.end, removed.amount);
+    if (state_->resized) {
+        state_->resized->remove_span(removed.start, removed.end, removed.amount);
+    } else {
+        state_->tree.remove_reference(removed.start, -removed.amount);
+        state_->tree.remove_reference(removed.end, removed.amount);
+    }
     // Give the memory back: most planners are idle most of the time.
     if (state_->spans.empty()) state_.reset();
     return ok_status();
@@ -184,8 +228,12 @@ Status Planner::reduce_span(SpanId id, int64_t by) {
     if (by == reduced.amount) return remove_span(id);
     if (by == 0) return ok_status();
     reduced.amount -= by;
-    state_->tree.change_usage(reduced.start, -by);
-    state_->tree.change_usage(reduced.end, by);
+    if (state_->resized) {
+        state_->resized->reduce_span(reduced.start, reduced.end, by);
+    } else {
+        state_->tree.change_usage(reduced.start, -by);
+        state_->tree.change_usage(reduced.end, by);
+    }
     return ok_status();
 }
 

@@ -52,7 +52,13 @@ public:
     int64_t total() const { return total_; }
     // Changes the capacity and keeps every span (availability may then be
     // negative, in which case nothing fits there).
-    void set_total(int64_t total) { total_ = total; }
+    // Changes the capacity, keeping every span. With live spans this
+    // follows the reference exactly, quirks included: every point's free
+    // amount moves by the difference, clamped at 0, and the earliest-time
+    // search keeps the old amounts of points no span change touched since
+    // (resource/planner_resized.h). The planner is then O(points) per
+    // operation until its last span goes.
+    void set_total(int64_t total);
 
     // Minimum availability over [at, at+d); kInvalid for a bad window.
     Result<int64_t> avail_during(Time at, Time d) const;

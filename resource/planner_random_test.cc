@@ -284,10 +284,15 @@ TEST(PlannerRandom, MatchesBruteForceModel) {
                 ASSERT_EQ(*got, want_time) << op;
             }
         } else if (kind < 98) {
+            // Resizing under live spans switches to the reference's
+            // point-by-point model (planner_resized.h), which this span-list
+            // model does not describe; that path has its own tests.
             int64_t total = draw.in(0, 8);
             op = describe("set_total", {total});
-            real.set_total(total);
-            model.total = total;
+            if (real.span_count() == 0) {
+                real.set_total(total);
+                model.total = total;
+            }
         } else {
             // Copy (or move) one slot over another: state must travel intact.
             int from_slot = static_cast<int>(draw.in(0, kSlots - 1));
@@ -535,8 +540,10 @@ TEST(PlannerRandom, MultiPlannerMatchesBruteForceModel) {
             std::vector<uint16_t> new_types = random_types();
             std::vector<int64_t> new_totals = random_totals(new_types.size());
             op = describe("multi reset", {static_cast<int64_t>(new_types.size())});
-            real.reset(new_types, new_totals);
-            model.reset(new_types, new_totals);
+            if (real.span_count() == 0) {  // see set_total above
+                real.reset(new_types, new_totals);
+                model.reset(new_types, new_totals);
+            }
         }
         expect_same(real, model);
         if (::testing::Test::HasFailure()) {

@@ -275,23 +275,57 @@ TEST(Planner, ReduceZeroAmountSpanByZeroRemovesIt) {
 
 // ---- totals -----------------------------------------------------------------
 
-TEST(Planner, SetTotalKeepsSpans) {
+TEST(Planner, SetTotalWithoutSpans) {
     Planner p(10);
-    ASSERT_TRUE(p.add_span(0, 10, 6).ok());
     p.set_total(4);
     EXPECT_EQ(p.total(), 4);
+    EXPECT_EQ(p.avail_at(5), 4);
+    EXPECT_TRUE(p.fits(0, 100, 4));
+    EXPECT_FALSE(p.fits(0, 100, 5));
+}
+
+// Under live spans a total change follows the reference's point model:
+// each point's free amount moves by the difference, clamped at 0...
+TEST(Planner, SetTotalUnderSpansClampsAtZero) {
+    Planner p(10);
+    ASSERT_TRUE(p.add_span(0, 10, 6).ok());  // points 0 (4 free), 10 (10 free)
+    p.set_total(4);                          // 4-6 -> clamped to 0; 10-6 = 4
+    EXPECT_EQ(p.total(), 4);
     EXPECT_EQ(p.span_count(), 1u);
-    EXPECT_EQ(p.avail_at(5), -2);
-    EXPECT_EQ(*p.avail_during(0, 20), -2);
+    EXPECT_EQ(p.avail_at(5), 0);
+    EXPECT_EQ(*p.avail_during(0, 20), 0);
     EXPECT_FALSE(p.fits(5, 1, 1));
-    // Over-committed: avail(x) >= 0 is false, so not even 0 units fit.
-    EXPECT_FALSE(p.fits(5, 1, 0));
+    EXPECT_TRUE(p.fits(5, 1, 0));
     EXPECT_TRUE(p.fits(10, 5, 4));
-    EXPECT_EQ(*p.earliest(0, 5, 1), 10);
-    p.set_total(20);
-    EXPECT_EQ(p.avail_at(5), 14);
-    EXPECT_TRUE(p.fits(0, 10, 14));
-    EXPECT_FALSE(p.fits(0, 10, 15));
+    p.set_total(20);  // +16: the clamp is not undone (0 -> 16, not 14)
+    EXPECT_EQ(p.avail_at(5), 16);
+    EXPECT_TRUE(p.fits(0, 10, 16));
+    EXPECT_FALSE(p.fits(0, 10, 17));
+    // Spans keep working on the point model, and the planner returns to
+    // its normal model once the last span goes.
+    auto id = p.add_span(12, 3, 20);
+    ASSERT_TRUE(id.ok());
+    EXPECT_EQ(p.avail_at(13), 0);
+    ASSERT_TRUE(p.remove_span(*id).ok());
+    EXPECT_EQ(p.avail_at(13), 20);
+    EXPECT_EQ(p.points(), (std::vector<Time>{0, 10}));
+    ASSERT_TRUE(p.remove_span(1).ok());
+    EXPECT_EQ(p.points(), (std::vector<Time>{0}));
+    EXPECT_EQ(p.avail_at(5), 20);
+}
+
+// ... and the earliest-time search still sees, at points no span change
+// touched since, the free amount they had before the change.
+TEST(Planner, SetTotalLeavesTheSearchKeysOfUntouchedPoints) {
+    Planner p(36);
+    ASSERT_TRUE(p.add_span(3600, 3600, 36).ok());  // point 3600: 0 free
+    p.set_total(72);                              // now 36 free there, key still 0
+    EXPECT_EQ(p.avail_at(3600), 36);
+    EXPECT_TRUE(p.fits(3600, 3600, 36));
+    EXPECT_EQ(*p.earliest(1, 3600, 36), 7200);  // 3600 is not a candidate
+    ASSERT_TRUE(p.add_span(0, 4000, 1).ok());     // touches 3600: re-keyed to 35
+    EXPECT_EQ(*p.earliest(1, 3600, 35), 3600);
+    EXPECT_EQ(*p.earliest(1, 3600, 36), 4000);
 }
 
 // ---- earliest ---------------------------------------------------------------
