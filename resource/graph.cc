@@ -59,8 +59,7 @@ EdgeId ResourceGraph::add_edge(VertexId src, VertexId dst, SubsystemId s) {
     append(in_head_[dst], in_tail_[dst], in_next_, e);
     ++live_edges_;
     out_pos_.push_back(next_out_pos_[src]++);
-    auto it = child_order_.find(src);
-    if (it != child_order_.end()) it->second.insert(OrderedChild{UINT64_MAX, uniq_id_[dst], e});
+    if (ChildOrder* order = child_order_of(src)) order->insert(OrderedChild{UINT64_MAX, uniq_id_[dst], e});
     return e;
 }
 
@@ -79,9 +78,7 @@ void ResourceGraph::remove_edge(EdgeId e) {
     VertexId src = edge_src_[e], dst = edge_dst_[e];
     unlink(out_head_[src], out_tail_[src], out_next_, e);
     unlink(in_head_[dst], in_tail_[dst], in_next_, e);
-    auto co = child_order_.find(src);
-    if (co != child_order_.end())
-        co->second.erase(OrderedChild{marks_[e].weight, uniq_id_[dst], e});
+    if (ChildOrder* order = child_order_of(src)) order->erase(OrderedChild{marks_[e].weight, uniq_id_[dst], e});
     edge_sub_[e] = kNoId;
     --live_edges_;
 }
@@ -177,17 +174,17 @@ EdgeMarks& ResourceGraph::root_marks(SubsystemId s) {
 }
 
 const ChildOrder& ResourceGraph::ordered_children(VertexId v) {
-    auto it = child_order_.find(v);
-    if (it != child_order_.end()) return it->second;
-    ChildOrder order;
-    for (EdgeId e : out(v)) order.insert(OrderedChild{marks_[e].weight, uniq_id_[edge_dst_[e]], e});
-    return child_order_.emplace(v, std::move(order)).first->second;
+    if (ChildOrder* order = child_order_of(v)) return *order;
+    auto order = std::make_unique<ChildOrder>();
+    for (EdgeId e : out(v)) order->insert(OrderedChild{marks_[e].weight, uniq_id_[edge_dst_[e]], e});
+    if (child_order_.size() <= v) child_order_.resize(num_vertices());
+    child_order_[v] = std::move(order);
+    return *child_order_[v];
 }
 
 void ResourceGraph::set_weight(EdgeId e, uint64_t weight) {
-    auto it = child_order_.find(edge_src_[e]);
-    if (it != child_order_.end()) {
-        ChildOrder& order = it->second;
+    if (ChildOrder* found = child_order_of(edge_src_[e])) {
+        ChildOrder& order = *found;
         auto node = order.extract(OrderedChild{marks_[e].weight, uniq_id_[edge_dst_[e]], e});
         if (!node.empty()) {
             node.value().weight = weight;
@@ -222,7 +219,7 @@ void ResourceGraph::detach_vertex(VertexId v) {
     for (EdgeId e : out(v)) edges.push_back(e);
     for (EdgeId e : in(v)) edges.push_back(e);
     for (EdgeId e : edges) remove_edge(e);
-    child_order_.erase(v);
+    if (v < child_order_.size()) child_order_[v].reset();
     for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next) by_path_.erase(paths_[p].view());
     auto drop = [v](std::vector<VertexId>& list) {
         list.erase(std::remove(list.begin(), list.end(), v), list.end());

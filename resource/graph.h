@@ -227,7 +227,11 @@ private:
 
     std::vector<VertexId> roots_;
     std::vector<EdgeMarks> root_marks_;
-    std::unordered_map<VertexId, ChildOrder> child_order_;
+    // Built lazily, per vertex (null until first asked for).
+    std::vector<std::unique_ptr<ChildOrder>> child_order_;
+    ChildOrder* child_order_of(VertexId v) const {
+        return v < child_order_.size() ? child_order_[v].get() : nullptr;
+    }
 
     PathIndex by_path_;
     std::vector<std::vector<VertexId>> by_type_;

@@ -5,6 +5,8 @@
 // and which of them the policy chose.
 #pragma once
 
+#include <boost/container/small_vector.hpp>
+
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -26,7 +28,9 @@ struct EGroup {
     int64_t count = 0;
     bool exclusive = false;
     bool root = false;
-    std::vector<EdgeEntry> edges;
+    // Almost every egroup selects one edge (a slot selects several): keep
+    // that one inline rather than allocate per candidate.
+    boost::container::small_vector<EdgeEntry, 1> edges;
 
     bool qualified() const { return score > 0; }
 };
