@@ -16,6 +16,14 @@ uint16_t Interner::intern(std::string_view name) {
     return id;
 }
 
+uint16_t Interner::intern_always(std::string_view name) {
+    bool was_frozen = frozen_;
+    frozen_ = false;
+    uint16_t id = intern(name);
+    frozen_ = was_frozen;
+    return id;
+}
+
 uint16_t Interner::find(std::string_view name) const {
     auto it = ids_.find(std::string(name));
     return it == ids_.end() ? kNoId : it->second;

@@ -24,6 +24,10 @@ public:
 
     // Id of `name`, adding it if new (unless frozen: then kNoId).
     uint16_t intern(std::string_view name);
+    // Id of `name`, adding it even when frozen: readers that grow a loaded
+    // graph (attach) may bring new types. kNoId only when the id space is
+    // exhausted.
+    uint16_t intern_always(std::string_view name);
     // Id of `name` or kNoId; never adds.
     uint16_t find(std::string_view name) const;
     const std::string& name(uint16_t id) const { return names_[id]; }

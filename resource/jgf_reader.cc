@@ -344,11 +344,7 @@ private:
     Result<TypeId> intern_type(const std::string& name) {
         // The type set is frozen for jobspecs once the graph is loaded, but
         // an attached subgraph may bring new types.
-        Interner& types = graph_.types();
-        bool frozen = types.frozen();
-        types.thaw();
-        TypeId t = types.intern(name);
-        if (frozen) types.freeze();
+        TypeId t = graph_.types().intern_always(name);
         if (t == kNoId) return make_error(Errc::kRange, "fill_fetcher: too many resource types at " + name + ".");
         return t;
     }

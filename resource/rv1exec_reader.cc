@@ -190,11 +190,7 @@ public:
 
 private:
     Result<TypeId> intern_type(const std::string& name) {
-        Interner& types = graph_.types();
-        bool frozen = types.frozen();
-        types.thaw();
-        TypeId t = types.intern(name);
-        if (frozen) types.freeze();
+        TypeId t = graph_.types().intern_always(name);
         if (t == kNoId) return r_error("too many resource types at " + name);
         return t;
     }
