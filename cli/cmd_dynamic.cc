@@ -1,25 +1,15 @@
 // update, attach, remove, partial-cancel (spec/cli.md §5.3-§5.5, §5.8).
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "cli/command_table.h"
+#include "utilities/file.h"
 #include "utilities/idset.h"
 
 namespace rq {
 
 namespace {
-
-bool read_file(const std::string& path, std::string& text) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return false;
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    text = buffer.str();
-    return true;
-}
 
 int64_t parse_integer(const std::string& text) { return std::strtoll(text.c_str(), nullptr, 10); }
 

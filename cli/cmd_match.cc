@@ -1,11 +1,10 @@
 // match and multi-match (spec/cli.md §5.1, §5.2; output.md §2).
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "cli/command_table.h"
+#include "utilities/file.h"
 
 namespace rq {
 
@@ -81,18 +80,16 @@ Result<Jobspec> cached_parse(Session& s, const std::string& text) {
 
 Attempt match_one(Session& s, MatchOp op, const std::string& path) {
     const int64_t jobid = s.next_jobid;
-    std::ifstream file(path, std::ios::binary);
-    if (!file) {
+    std::string& text = s.read_buffer;
+    if (!read_file(path, text)) {
         std::cerr << "ERROR: can't open " << path << std::endl;
         return Attempt::kUnreadable;
     }
-    std::ostringstream text;
-    text << file.rdbuf();
 
     auto start = std::chrono::steady_clock::now();
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
 
-    auto jobspec = cached_parse(s, text.str());
+    auto jobspec = cached_parse(s, text);
     if (!jobspec) {
         std::cerr << "match_allocate: ERROR: Jobspec error for " << jobid << ": " << jobspec.message() << std::endl;
         if (op == MatchOp::kSatisfiability)

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "cli/command_table.h"
+#include "utilities/file.h"
 #include "resource/graph_export.h"
 #include "resource/loader.h"
 
@@ -69,12 +70,8 @@ int run_session(const Options& options) {
     request.format = options.load_format;
     request.path = options.load_file;
     request.allowlist = options.load_allowlist;
-    {
-        std::ifstream in(options.load_file, std::ios::binary);
-        std::ostringstream text;
-        text << in.rdbuf();
-        request.text = text.str();
-    }
+    if (!read_file(options.load_file, request.text))
+        return fail_startup("resource_query_t: ERROR: can't read " + options.load_file + "\n");
     auto start = std::chrono::steady_clock::now();
     session.graph = std::make_unique<ResourceGraph>();
     Status loaded = load_graph(request, *session.graph);

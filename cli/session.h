@@ -52,6 +52,7 @@ struct Session {
     // Parsed jobspecs by file content: scripts match the same file many
     // times, and YAML parsing costs more than the match itself. Bounded.
     std::map<std::string, Jobspec> jobspec_cache;
+    std::string read_buffer;  // reused for every jobspec read
 
     // Match-time statistics fed by `update` (spec/cli.md §5.13 stat).
     double min_match_time = 1.79769e+308;
