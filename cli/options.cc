@@ -86,6 +86,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
     };
     Options o;
     bool prune_given = false;
+    bool load_file_given = false;
     optind = 1;
     opterr = 1;  // getopt's own diagnostics for unknown options, as the reference
     int ch;
@@ -97,6 +98,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
             if (is_directory(arg))
                 return make_error(Errc::kInvalid, "[ERROR] path passed to --load-file is a directory: " + arg);
             o.load_file = arg;
+            load_file_given = true;
             break;
         case 'f':
             if (!one_of(arg, kLoadFormats))
@@ -150,7 +152,8 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
         }
     }
     if (optind < argc) return make_error(Errc::kInvalid, "");
-    if (!exists(o.load_file))
+    o.load_local_machine = o.load_format == "hwloc" && !load_file_given;
+    if (!o.load_local_machine && !exists(o.load_file))
         return make_error(Errc::kInvalid, "[ERROR] file does not exist for --load-file: " + o.load_file);
     return o;
 }

@@ -24,6 +24,8 @@ struct Options {
     bool elapse_time = false;
     bool disable_prompt = false;
     bool show_help = false;
+    // -f hwloc without -L: detect the machine resource-query runs on.
+    bool load_local_machine = false;
 };
 
 // Parses argv. On a usage error the Error's message is the line to print

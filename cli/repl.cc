@@ -70,7 +70,8 @@ int run_session(const Options& options) {
     request.format = options.load_format;
     request.path = options.load_file;
     request.allowlist = options.load_allowlist;
-    if (!read_file(options.load_file, request.text))
+    request.local_machine = options.load_local_machine;
+    if (!request.local_machine && !read_file(options.load_file, request.text))
         return fail_startup("resource_query_t: ERROR: can't read " + options.load_file + "\n");
     auto start = std::chrono::steady_clock::now();
     session.graph = std::make_unique<ResourceGraph>();

@@ -1,6 +1,7 @@
 #include "resource/loader.h"
 
 #include "resource/grug.h"
+#include "resource/hwloc_reader.h"
 #include "resource/jgf_reader.h"
 #include "resource/rv1exec_reader.h"
 
@@ -21,6 +22,12 @@ Status load_graph(const LoadRequest& request, ResourceGraph& graph) {
         RQ_TRY(read_jgf(request.text, graph));
     } else if (request.format == "rv1exec" || request.format == "rv1exec_force") {
         RQ_TRY(read_rv1exec(request.text, graph));
+    } else if (request.format == "hwloc") {
+        auto allowlist = TypeAllowlist::parse(request.allowlist);
+        if (request.local_machine)
+            RQ_TRY(read_hwloc_local(allowlist, graph));
+        else
+            RQ_TRY(read_hwloc_xml(request.text, request.path, allowlist, graph));
     } else {
         return make_error(Errc::kInvalid, "load format " + request.format + " is not supported yet");
     }

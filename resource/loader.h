@@ -13,6 +13,9 @@ struct LoadRequest {
     std::string path;             // for messages
     std::string text;             // the whole load file
     std::string allowlist;        // hwloc -W
+    // hwloc only: detect the topology of the machine we run on instead of
+    // reading `text` (`-f hwloc` without `-L`); `path` and `text` are unused.
+    bool local_machine = false;
 };
 
 // Fills `graph`. The error message is the reader's own text; the CLI frames

@@ -1,0 +1,76 @@
+// hwloc reader: a machine topology, from an hwloc XML export or detected on
+// the machine we run on, into a ResourceGraph (spec/readers.md §4, `-f
+// hwloc`).
+//
+// hwloc itself parses the XML (or probes the machine) with the I/O filter
+// "keep important" and the cache filters "keep structure"; this reader only
+// walks the resulting object tree depth-first in hwloc's child order
+// (normal children, then memory children, then I/O, then misc children)
+// and creates a vertex for every object it supports:
+//
+//   hwloc object                      vertex type  name / id / size
+//   Machine with a HostName info      node         the host name; id from its
+//                                                  numeric suffix
+//   Group                             group        group<L#>
+//   NUMANode                          numanode     numanode<L#>
+//   Package                           socket       socket<L#>
+//   L1 / L2 / L3 (data or unified)    cache        L1cache<L#>...; size in KiB
+//   Core                              core         core<L#>
+//   PU                                pu           pu<L#>
+//   OS device, CUDA/OpenCL/RSMI       gpu          gpu<N>, N from the device
+//                                                  name (cuda3, opencl0d3, rsmi3)
+//   OS device, block with a Size      storage      storage<L#>; size in GB;
+//                                                  property LinuxDeviceID
+//
+// L# is hwloc's logical index. Every vertex is a child of the nearest
+// created ancestor, under a root `cluster0` (path /cluster0) as in the
+// rv1exec reader; paths are `<parent path>/<name>`, uniq_id is the creation
+// index, and every Machine with a host name takes the next rank (0, 1, ...)
+// which all vertices below it share (the cluster has rank -1). Objects the
+// -W allow-list excludes are skipped but their children are still visited.
+#pragma once
+
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "resource/graph.h"
+#include "utilities/result.h"
+
+namespace rq {
+
+// The -W allow-list: which resource types the hwloc reader creates.
+class TypeAllowlist {
+public:
+    // Everything allowed.
+    TypeAllowlist() = default;
+
+    // "node,socket,core": comma-separated type names; blanks around a name
+    // and empty items are ignored. A list that names no type at all allows
+    // everything; otherwise `cluster` is always allowed too.
+    static TypeAllowlist parse(std::string_view text);
+
+    bool allows(std::string_view type) const;
+    bool allows_everything() const { return types_.empty(); }
+
+private:
+    std::set<std::string, std::less<>> types_;
+};
+
+// Loads the hwloc XML document `xml` and adds its resources to `graph`
+// (normally empty). `source_name` (the file path) names the document in
+// error messages. Does not recount `nodes_up`.
+//
+// hwloc crashes on some malformed topologies, so the document is first
+// loaded in a forked child process and only hwloc's own re-export of it is
+// loaded here: a crash becomes an error ("hwloc crashed loading it").
+// Call it while the process is single-threaded (start-up).
+Status read_hwloc_xml(std::string_view xml, std::string_view source_name, const TypeAllowlist& allowlist,
+                      ResourceGraph& graph);
+
+// Detects the topology of the machine this process runs on (restricted to
+// what the process may use, as hwloc does by default) and adds it the same
+// way. Does not recount `nodes_up`.
+Status read_hwloc_local(const TypeAllowlist& allowlist, ResourceGraph& graph);
+
+}  // namespace rq

@@ -1,0 +1,435 @@
+#include "resource/hwloc_reader.h"
+
+#include <gtest/gtest.h>
+#include <hwloc.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "resource/loader.h"
+
+namespace rq {
+namespace {
+
+// ---- fixtures ------------------------------------------------------------------
+
+// Attributes every object of the hand-written XML below repeats.
+std::string sets(const char* cpuset) {
+    return std::string("cpuset=\"") + cpuset + "\" complete_cpuset=\"" + cpuset +
+           "\" nodeset=\"0x1\" complete_nodeset=\"0x1\"";
+}
+
+std::string core_with_pu(int index) {
+    const char* masks[] = {"0x1", "0x2", "0x4", "0x8"};
+    std::string os = std::to_string(index);
+    return "<object type=\"Core\" os_index=\"" + os + "\" " + sets(masks[index]) + "><object type=\"PU\" os_index=\"" +
+           os + "\" " + sets(masks[index]) + "/></object>";
+}
+
+std::string l3_cache(const char* cpuset, int first_core) {
+    return "<object type=\"L3Cache\" " + sets(cpuset) +
+           " cache_size=\"8388608\" depth=\"3\" cache_linesize=\"64\" cache_associativity=\"16\" cache_type=\"0\">" +
+           core_with_pu(first_core) + core_with_pu(first_core + 1) + "</object>";
+}
+
+// A PCI device holding the given OS devices.
+std::string pci_device(const char* busid, const std::string& os_devices) {
+    return std::string("<object type=\"PCIDev\" pci_busid=\"") + busid +
+           "\" pci_type=\"0302 [10de:1db4] [10de:1212] a1\">" + os_devices + "</object>";
+}
+
+// One host "tiny7": a package with two L3 caches of two single-PU cores, a
+// NUMA node, and a host bridge holding `io` (PCI devices).
+std::string tiny_xml(const std::string& io) {
+    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE topology SYSTEM \"hwloc2.dtd\">\n"
+           "<topology version=\"2.0\">\n"
+           "<object type=\"Machine\" os_index=\"0\" " + sets("0xf") +
+           " allowed_cpuset=\"0xf\" allowed_nodeset=\"0x1\">\n"
+           "<info name=\"HostName\" value=\"tiny7\"/>\n"
+           "<object type=\"Package\" os_index=\"0\" " + sets("0xf") + ">\n"
+           // NUMA nodes come first in the XML but are memory children: the
+           // walk visits them after the caches.
+           "<object type=\"NUMANode\" os_index=\"0\" " + sets("0xf") + " local_memory=\"8589934592\"/>\n" +
+           l3_cache("0x3", 0) + l3_cache("0xc", 2) +
+           "<object type=\"Bridge\" bridge_type=\"0-1\" depth=\"0\" bridge_pci=\"0000:[00-02]\">" + io +
+           "</object>\n</object>\n</object>\n</topology>\n";
+}
+
+// The default I/O of tiny7: an NVMe drive, then a GPU and a NIC.
+std::string tiny_io() {
+    return pci_device("0000:01:00.0",
+                      "<object type=\"OSDev\" name=\"nvme0n1\" osdev_type=\"0\">"
+                      "<info name=\"Size\" value=\"3125627568\"/><info name=\"LinuxDeviceID\" value=\"259:0\"/>"
+                      "</object>") +
+           pci_device("0000:02:00.0",
+                      "<object type=\"OSDev\" name=\"cuda1\" subtype=\"CUDA\" osdev_type=\"5\">"
+                      "<info name=\"Backend\" value=\"CUDA\"/></object>"
+                      "<object type=\"OSDev\" name=\"eth0\" osdev_type=\"2\"/>");
+}
+
+// The containment tree below the root, depth first in out-edge order: one
+// line "<path> <type> id=<id> size=<size> rank=<rank>" per vertex.
+std::vector<std::string> tree(const ResourceGraph& g) {
+    std::vector<std::string> lines;
+    std::vector<VertexId> stack{g.root(kContainment)};
+    while (!stack.empty()) {
+        VertexId v = stack.back();
+        stack.pop_back();
+        lines.push_back(std::string(g.path(v, kContainment)) + " " + g.type_name(v) + " id=" + std::to_string(g.id(v)) +
+                        " size=" + std::to_string(g.size(v)) + " rank=" + std::to_string(g.rank(v)));
+        std::vector<VertexId> children;
+        for (EdgeId e : g.out(v)) children.push_back(g.target(e));
+        stack.insert(stack.end(), children.rbegin(), children.rend());
+    }
+    return lines;
+}
+
+size_t count_of(const ResourceGraph& g, const char* type) {
+    TypeId t = g.types().find(type);
+    return t == kNoId ? 0 : g.by_type(t).size();
+}
+
+std::string error_of(const std::string& xml, const std::string& allowlist = "") {
+    ResourceGraph g;
+    Status s = read_hwloc_xml(xml, "in.xml", TypeAllowlist::parse(allowlist), g);
+    return s.ok() ? "<ok>" : s.message();
+}
+
+// ---- the allow-list ----------------------------------------------------------------
+
+TEST(HwlocAllowlist, Parse) {
+    EXPECT_TRUE(TypeAllowlist().allows_everything());
+    EXPECT_TRUE(TypeAllowlist::parse("").allows_everything());
+    EXPECT_TRUE(TypeAllowlist::parse(" , ,").allows_everything());  // names no type
+
+    auto list = TypeAllowlist::parse(" node, core ,,storage");
+    EXPECT_FALSE(list.allows_everything());
+    EXPECT_TRUE(list.allows("node"));
+    EXPECT_TRUE(list.allows("core"));
+    EXPECT_TRUE(list.allows("storage"));
+    EXPECT_TRUE(list.allows("cluster"));  // always added
+    EXPECT_FALSE(list.allows("socket"));
+    EXPECT_FALSE(list.allows("Core"));  // case-sensitive
+    EXPECT_FALSE(list.allows(" core"));
+}
+
+// ---- structure ---------------------------------------------------------------------
+
+TEST(HwlocReader, TinyMachineStructure) {
+    ResourceGraph g;
+    ASSERT_TRUE(read_hwloc_xml(tiny_xml(tiny_io()), "tiny.xml", TypeAllowlist(), g).ok());
+    // Normal children first (the caches), then memory (the NUMA node),
+    // then I/O (storage, gpu); bridges, PCI devices and the NIC make no
+    // vertex and their children move up to the socket.
+    EXPECT_EQ(tree(g), (std::vector<std::string>{
+                           "/cluster0 cluster id=0 size=1 rank=-1",
+                           "/cluster0/tiny7 node id=7 size=1 rank=0",
+                           "/cluster0/tiny7/socket0 socket id=0 size=1 rank=0",
+                           "/cluster0/tiny7/socket0/L3cache0 cache id=0 size=8192 rank=0",
+                           "/cluster0/tiny7/socket0/L3cache0/core0 core id=0 size=1 rank=0",
+                           "/cluster0/tiny7/socket0/L3cache0/core0/pu0 pu id=0 size=1 rank=0",
+                           "/cluster0/tiny7/socket0/L3cache0/core1 core id=1 size=1 rank=0",
+                           "/cluster0/tiny7/socket0/L3cache0/core1/pu1 pu id=1 size=1 rank=0",
+                           "/cluster0/tiny7/socket0/L3cache1 cache id=1 size=8192 rank=0",
+                           "/cluster0/tiny7/socket0/L3cache1/core2 core id=2 size=1 rank=0",
+                           "/cluster0/tiny7/socket0/L3cache1/core2/pu2 pu id=2 size=1 rank=0",
+                           "/cluster0/tiny7/socket0/L3cache1/core3 core id=3 size=1 rank=0",
+                           "/cluster0/tiny7/socket0/L3cache1/core3/pu3 pu id=3 size=1 rank=0",
+                           "/cluster0/tiny7/socket0/numanode0 numanode id=0 size=1 rank=0",
+                           "/cluster0/tiny7/socket0/storage0 storage id=0 size=3125 rank=0",
+                           "/cluster0/tiny7/socket0/gpu1 gpu id=1 size=1 rank=0",
+                       }));
+    // uniq_id is the creation index, the walk order.
+    for (VertexId v = 0; v < g.num_vertices(); ++v) EXPECT_EQ(g.uniq_id(v), static_cast<int64_t>(v));
+    EXPECT_EQ(g.root(kContainment), 0u);
+
+    VertexId node = g.by_type(types::kNode).at(0);
+    EXPECT_EQ(g.name(node), "tiny7");
+    EXPECT_EQ(g.basename(node), "tiny");
+    VertexId cache = g.by_type(g.types().find("cache")).at(0);
+    EXPECT_EQ(g.basename(cache), "L3cache");
+    VertexId storage = g.by_type(g.types().find("storage")).at(0);
+    ASSERT_NE(g.properties(storage), nullptr);
+    EXPECT_EQ(*g.properties(storage), (PropertyMap{{"LinuxDeviceID", "259:0"}}));
+    EXPECT_EQ(g.at_path("/cluster0/tiny7/socket0/storage0"), std::vector<VertexId>{storage});
+}
+
+TEST(HwlocReader, SyntheticExportedTopology) {
+    // hwloc builds and exports the XML itself: "node:1 package:2 core:2
+    // pu:2" with a host name added to the machine.
+    hwloc_topology_t topology;
+    ASSERT_EQ(hwloc_topology_init(&topology), 0);
+    ASSERT_EQ(hwloc_topology_set_synthetic(topology, "node:1 package:2 core:2 pu:2"), 0);
+    ASSERT_EQ(hwloc_topology_load(topology), 0);
+    ASSERT_EQ(hwloc_obj_add_info(hwloc_get_root_obj(topology), "HostName", "synth03"), 0);
+    char* buffer = nullptr;
+    int length = 0;
+    ASSERT_EQ(hwloc_topology_export_xmlbuffer(topology, &buffer, &length, 0), 0);
+    std::string xml(buffer);
+    hwloc_free_xmlbuffer(topology, buffer);
+    hwloc_topology_destroy(topology);
+
+    ResourceGraph g;
+    ASSERT_TRUE(read_hwloc_xml(xml, "synthetic", TypeAllowlist(), g).ok());
+    EXPECT_EQ(count_of(g, "node"), 1u);
+    EXPECT_EQ(count_of(g, "socket"), 2u);
+    EXPECT_EQ(count_of(g, "core"), 4u);
+    EXPECT_EQ(count_of(g, "pu"), 8u);
+    EXPECT_EQ(count_of(g, "numanode"), 1u);  // a memory child of the machine
+    EXPECT_EQ(g.at_path("/cluster0/synth03/socket1/core3/pu7").size(), 1u);
+    EXPECT_EQ(g.at_path("/cluster0/synth03/numanode0").size(), 1u);
+    VertexId node = g.by_type(types::kNode).at(0);
+    EXPECT_EQ(g.id(node), 3);
+    // numanode0 comes after both sockets: memory children follow normal ones.
+    std::vector<std::string> node_children;
+    for (EdgeId e : g.out(node)) node_children.emplace_back(g.name(g.target(e)));
+    EXPECT_EQ(node_children, (std::vector<std::string>{"socket0", "socket1", "numanode0"}));
+}
+
+TEST(HwlocReader, AllowlistSkipsTypesButKeepsTheirChildren) {
+    ResourceGraph g;
+    ASSERT_TRUE(read_hwloc_xml(tiny_xml(tiny_io()), "tiny.xml", TypeAllowlist::parse("node,core,storage"), g).ok());
+    EXPECT_EQ(tree(g), (std::vector<std::string>{
+                           "/cluster0 cluster id=0 size=1 rank=-1",
+                           "/cluster0/tiny7 node id=7 size=1 rank=0",
+                           "/cluster0/tiny7/core0 core id=0 size=1 rank=0",
+                           "/cluster0/tiny7/core1 core id=1 size=1 rank=0",
+                           "/cluster0/tiny7/core2 core id=2 size=1 rank=0",
+                           "/cluster0/tiny7/core3 core id=3 size=1 rank=0",
+                           "/cluster0/tiny7/storage0 storage id=0 size=3125 rank=0",
+                       }));
+    // Types never created are not even interned (jobspecs naming them are
+    // rejected as unknown types).
+    EXPECT_EQ(g.types().find("pu"), kNoId);
+    EXPECT_EQ(g.types().find("cache"), kNoId);
+    EXPECT_EQ(g.types().find("numanode"), kNoId);
+}
+
+TEST(HwlocReader, AllowlistWithoutNodeKeepsTheRank) {
+    ResourceGraph g;
+    ASSERT_TRUE(read_hwloc_xml(tiny_xml(tiny_io()), "tiny.xml", TypeAllowlist::parse("socket,gpu"), g).ok());
+    EXPECT_EQ(tree(g), (std::vector<std::string>{
+                           "/cluster0 cluster id=0 size=1 rank=-1",
+                           "/cluster0/socket0 socket id=0 size=1 rank=0",
+                           "/cluster0/socket0/gpu1 gpu id=1 size=1 rank=0",
+                       }));
+}
+
+TEST(HwlocReader, GpuKindsAndNumbers) {
+    auto osdev = [](const char* name, int osdev_type, const char* backend) {
+        std::string s = std::string("<object type=\"OSDev\" name=\"") + name + "\" osdev_type=\"" +
+                        std::to_string(osdev_type) + "\">";
+        if (backend != nullptr) s += std::string("<info name=\"Backend\" value=\"") + backend + "\"/>";
+        return s + "</object>";
+    };
+    std::string io = pci_device("0000:01:00.0", osdev("card0", 1, nullptr) + osdev("opencl0d3", 5, "OpenCL") +
+                                                    osdev("rsmi2", 1, "RSMI") + osdev("nvml0", 1, "NVML")) +
+                     pci_device("0000:02:00.0", osdev("cudaX", 5, "CUDA") + osdev("ze0", 5, "LevelZero"));
+    ResourceGraph g;
+    ASSERT_TRUE(read_hwloc_xml(tiny_xml(io), "gpus.xml", TypeAllowlist::parse("node,gpu"), g).ok());
+    // DRM cards, NVML and Level Zero devices are not GPUs here; a name
+    // without a number falls back to the logical index (cudaX is OS device
+    // L#4 in walk order).
+    EXPECT_EQ(tree(g), (std::vector<std::string>{
+                           "/cluster0 cluster id=0 size=1 rank=-1",
+                           "/cluster0/tiny7 node id=7 size=1 rank=0",
+                           "/cluster0/tiny7/gpu3 gpu id=3 size=1 rank=0",
+                           "/cluster0/tiny7/gpu2 gpu id=2 size=1 rank=0",
+                           "/cluster0/tiny7/gpu4 gpu id=4 size=1 rank=0",
+                       }));
+}
+
+TEST(HwlocReader, StorageNeedsASize) {
+    std::string io = pci_device("0000:01:00.0",
+                                "<object type=\"OSDev\" name=\"sda\" osdev_type=\"0\"/>"  // no Size
+                                "<object type=\"OSDev\" name=\"sdb\" osdev_type=\"0\">"
+                                "<info name=\"Size\" value=\"lots\"/></object>"
+                                "<object type=\"OSDev\" name=\"sdc\" osdev_type=\"0\">"
+                                "<info name=\"Size\" value=\"195360984\"/></object>"
+                                "<object type=\"OSDev\" name=\"sdd\" osdev_type=\"0\">"
+                                "<info name=\"Size\" value=\"999999\"/></object>");
+    ResourceGraph g;
+    ASSERT_TRUE(read_hwloc_xml(tiny_xml(io), "disks.xml", TypeAllowlist::parse("storage"), g).ok());
+    // Sizes are GB (10^6 KiB) rounded down; no LinuxDeviceID, no property.
+    EXPECT_EQ(tree(g), (std::vector<std::string>{
+                           "/cluster0 cluster id=0 size=1 rank=-1",
+                           "/cluster0/storage2 storage id=2 size=195 rank=0",
+                           "/cluster0/storage3 storage id=3 size=0 rank=0",
+                       }));
+    EXPECT_EQ(g.properties(g.by_type(g.types().find("storage")).at(0)), nullptr);
+}
+
+TEST(HwlocReader, MachineWithoutHostNameMakesNoNode) {
+    hwloc_topology_t topology;
+    ASSERT_EQ(hwloc_topology_init(&topology), 0);
+    ASSERT_EQ(hwloc_topology_set_synthetic(topology, "package:1 core:2 pu:1"), 0);
+    ASSERT_EQ(hwloc_topology_load(topology), 0);
+    char* buffer = nullptr;
+    int length = 0;
+    ASSERT_EQ(hwloc_topology_export_xmlbuffer(topology, &buffer, &length, 0), 0);
+    std::string xml(buffer);
+    hwloc_free_xmlbuffer(topology, buffer);
+    hwloc_topology_destroy(topology);
+
+    ResourceGraph g;
+    ASSERT_TRUE(read_hwloc_xml(xml, "anonymous", TypeAllowlist::parse("node,core"), g).ok());
+    EXPECT_EQ(tree(g), (std::vector<std::string>{
+                           "/cluster0 cluster id=0 size=1 rank=-1",
+                           "/cluster0/core0 core id=0 size=1 rank=-1",
+                           "/cluster0/core1 core id=1 size=1 rank=-1",
+                       }));
+}
+
+// ---- errors ----------------------------------------------------------------------
+
+TEST(HwlocReader, MalformedXmlFailsWithAMessage) {
+    const std::string cannot_load = "hwloc_reader: in.xml: hwloc cannot load it (malformed XML or not an hwloc topology)";
+    EXPECT_EQ(error_of("not xml at all"), cannot_load);
+    EXPECT_EQ(error_of("<topology></topology>"), cannot_load);
+    EXPECT_EQ(error_of("{\"graph\": {}}"), cannot_load);  // a JGF file given to -f hwloc
+    std::string good = tiny_xml(tiny_io());
+    EXPECT_EQ(error_of(good.substr(0, good.size() / 2)), cannot_load);  // truncated
+    std::string bogus = good;
+    bogus.replace(bogus.find("\"Package\""), 9, "\"Bogus\"");
+    EXPECT_EQ(error_of(bogus), cannot_load);
+
+    EXPECT_EQ(error_of(""), "hwloc_reader: in.xml: the file is empty");
+    EXPECT_EQ(error_of(" \n\t\n"), "hwloc_reader: in.xml: the file is empty");
+    EXPECT_EQ(error_of(std::string("<topology>\0</topology>", 22)),
+              "hwloc_reader: in.xml: the file holds a NUL byte, it is not XML text");
+}
+
+// Under AddressSanitizer a crash in the child is reported and exits with
+// status 1 instead of dying by signal.
+#if defined(__SANITIZE_ADDRESS__)
+#define RQ_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RQ_UNDER_ASAN 1
+#endif
+#endif
+
+TEST(HwlocReader, XmlThatCrashesHwlocIsAnError) {
+    // hwloc 2.9 dereferences null on an object with a cpuset but no
+    // complete_cpuset; the reader loads user XML in a child process first,
+    // so this must come back as an error (or, with a hwloc that copes, as
+    // a graph), never take the process down.
+    std::string xml = tiny_xml(tiny_io());
+    size_t core = xml.find("<object type=\"Core\" os_index=\"3\"");
+    ASSERT_NE(core, std::string::npos);
+    const std::string attribute = " complete_cpuset=\"";
+    size_t start = xml.find(attribute, core);
+    size_t end = xml.find('"', start + attribute.size()) + 1;  // past the closing quote
+    xml.erase(start, end - start);
+
+    std::string message = error_of(xml);
+    if (message != "<ok>") {
+        EXPECT_EQ(message.rfind("hwloc_reader: in.xml: hwloc ", 0), 0u) << message;
+    }
+#if HWLOC_API_VERSION == 0x00020800 && !defined(RQ_UNDER_ASAN)  // hwloc 2.8 and 2.9
+    EXPECT_EQ(message, "hwloc_reader: in.xml: hwloc crashed loading it (Segmentation fault): malformed hwloc topology");
+#endif
+}
+
+TEST(HwlocReader, HostNumberBeyondInt64Fails) {
+    std::string xml = tiny_xml(tiny_io());
+    xml.replace(xml.find("tiny7"), 5, "tiny99999999999999999999");
+    EXPECT_EQ(error_of(xml),
+              "hwloc_reader: split_hostname: the number of host tiny99999999999999999999 does not fit in int64.");
+}
+
+TEST(HwlocReader, LoaderDispatch) {
+    LoadRequest request;
+    request.format = "hwloc";
+    request.path = "tiny.xml";
+    request.text = tiny_xml(tiny_io());
+    request.allowlist = "node,socket,core";
+    ResourceGraph g;
+    ASSERT_TRUE(load_graph(request, g).ok());
+    EXPECT_EQ(g.nodes_up, 1);
+    EXPECT_TRUE(g.types().frozen());
+    EXPECT_EQ(count_of(g, "core"), 4u);
+    EXPECT_EQ(count_of(g, "pu"), 0u);
+
+    request.text = "garbage";
+    ResourceGraph bad;
+    Status s = load_graph(request, bad);
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.message(), "hwloc_reader: tiny.xml: hwloc cannot load it (malformed XML or not an hwloc topology)");
+}
+
+// ---- the local machine ------------------------------------------------------------
+
+TEST(HwlocReader, LocalMachine) {
+    LoadRequest request;
+    request.format = "hwloc";
+    request.local_machine = true;  // no text: detect this machine
+    ResourceGraph g;
+    Status loaded = load_graph(request, g);
+    ASSERT_TRUE(loaded.ok()) << loaded.message();
+
+    // hwloc's own view of this machine, loaded independently.
+    hwloc_topology_t topology;
+    ASSERT_EQ(hwloc_topology_init(&topology), 0);
+    ASSERT_EQ(hwloc_topology_load(topology), 0);
+    int hwloc_cores = hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_CORE);
+    int hwloc_pus = hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_PU);
+    hwloc_topology_destroy(topology);
+    if (hwloc_cores <= 0) GTEST_SKIP() << "hwloc reports no cores on this machine";
+
+    size_t cores = count_of(g, "core");
+    size_t pus = count_of(g, "pu");
+    EXPECT_EQ(cores, static_cast<size_t>(hwloc_cores));
+    EXPECT_EQ(pus, static_cast<size_t>(hwloc_pus));
+
+    // Against the operating system: the CPUs we may run on (what `nproc`
+    // prints) are PUs of the graph, and no more PUs than online CPUs.
+    // With SMT a core has several PUs, so cores alone may be fewer than
+    // nproc: what must hold is that the cores, each with at most its PU
+    // children, account for every CPU nproc counts.
+    cpu_set_t affinity;
+    ASSERT_EQ(sched_getaffinity(0, sizeof affinity, &affinity), 0);
+    size_t nproc = static_cast<size_t>(CPU_COUNT(&affinity));
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    ASSERT_GT(online, 0);
+    EXPECT_GE(cores, 1u);
+    EXPECT_LE(cores, pus);
+    EXPECT_GE(pus, nproc);
+    EXPECT_LE(pus, static_cast<size_t>(online));
+    size_t pus_under_cores = 0, max_pus_per_core = 0;
+    for (VertexId core : g.by_type(types::kCore)) {
+        size_t n = 0;
+        for (EdgeId e : g.out(core)) n += g.type_name(g.target(e)) == "pu";
+        pus_under_cores += n;
+        max_pus_per_core = std::max(max_pus_per_core, n);
+    }
+    EXPECT_EQ(pus_under_cores, pus);
+    EXPECT_GE(cores * max_pus_per_core, nproc);
+
+    // One node, named after this host, holding every core.
+    ASSERT_EQ(count_of(g, "node"), 1u);
+    EXPECT_EQ(g.nodes_up, 1);
+    char host[256] = {};
+    ASSERT_EQ(gethostname(host, sizeof host - 1), 0);
+    VertexId node = g.by_type(types::kNode).at(0);
+    EXPECT_EQ(g.name(node), host);
+    for (VertexId core : g.by_type(types::kCore))
+        EXPECT_EQ(g.path(core, kContainment).rfind(std::string("/cluster0/") + host + "/", 0), 0u);
+}
+
+TEST(HwlocReader, LocalMachineAllowlist) {
+    ResourceGraph g;
+    ASSERT_TRUE(read_hwloc_local(TypeAllowlist::parse("node,core"), g).ok());
+    EXPECT_EQ(count_of(g, "node"), 1u);
+    EXPECT_EQ(count_of(g, "pu"), 0u);
+    EXPECT_EQ(count_of(g, "socket"), 0u);
+    VertexId node = g.by_type(types::kNode).at(0);
+    EXPECT_EQ(g.out_degree(node), count_of(g, "core"));  // cores hang directly off the node
+}
+
+}  // namespace
+}  // namespace rq
