@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -21,6 +22,7 @@
 #include "resource/jobspec.h"
 #include "resource/match_writer.h"
 #include "resource/schedule.h"
+#include "traversers/flexible.h"
 #include "traversers/pruning.h"
 #include "traversers/scoring.h"
 
@@ -121,6 +123,9 @@ private:
     Errc feasible(const Jobspec& jobspec, MatchOp op) const;
     Errc schedule(Jobspec& jobspec, MatchOp op, int64_t& at);
     Errc probe_far_future(Jobspec& jobspec);
+    // One selection attempt for the whole request at `at`: select() on the
+    // jobspec's resources, or select_xor_variants() with -T flexible.
+    Errc select_jobspec(Jobspec& jobspec, int64_t at);
     int64_t totals_lookup(TypeId t) const {
         for (auto& [type, n] : totals_)
             if (type == t) return n;
@@ -159,6 +164,13 @@ private:
     bool resolve_graph(VertexId root, const std::vector<JobResource>& resources, ScoreSet& outer,
                        int64_t& root_needs);
     int64_t avail(VertexId v) const;
+
+    // ---- -T flexible (flexible.cc, spec/traversal.md §14) ------------------
+    Errc select_xor_variants(int64_t at);
+    // classify() with or-slots: several slot siblings allowed.
+    Classified classify_flexible(VertexId u, const std::vector<JobResource>& resources, bool pristine);
+    // dom_slot() for a list of or-slots (`siblings` may hold other entries).
+    void dom_or_slot(VertexId u, const std::vector<JobResource>& siblings, uint32_t nslots, ScoreSet& scores);
 
     // ---- partial cancel and shrinking (dfu_partial.cc, dfu_elastic.cc) -----
     Status release_vertex(VertexId u, JobId jobid, std::map<TypeId, int64_t>& released);
@@ -209,6 +221,8 @@ private:
     int64_t duration_ = 0;
     AllocKind kind_ = AllocKind::kAlloc;
     bool x_root_ = false;
+    // -T flexible with xor slots: the variants of the request being run.
+    std::optional<flexible::XorVariants> xor_variants_;
     JobId jobid_ = 0;
     MatchWriter* writer_ = nullptr;
     bool full_update_ = true;

@@ -18,6 +18,8 @@ bool without_allocating(MatchOp op) {
 
 void DfuTraverser::prime_jobspec(std::vector<JobResource>& resources, TypeCounts& totals) {
     const PruneSpec& spec = specs_.front();
+    // -T flexible: slots are alternatives; the parent gets their minimum.
+    flexible::AlternativeMinimum slot_alternatives;
     for (JobResource& r : resources) {
         if (r.exclusive == Tristate::kTrue) {
             if (excl_types_.size() <= r.type) excl_types_.resize(r.type + 1u, false);
@@ -28,8 +30,13 @@ void DfuTraverser::prime_jobspec(std::vector<JobResource>& resources, TypeCounts
         prime_jobspec(r.with, below);
         r.aggregate.clear();
         below.for_each([&](TypeId t, int64_t n) { r.aggregate.emplace_back(t, n); });
+        if (flexible_ && flexible::is_slot_type(r.type)) {
+            slot_alternatives.add(r.count.min, below);
+            continue;
+        }
         below.for_each([&](TypeId t, int64_t n) { add_if_tracked(spec, totals, t, int64_t(r.count.min) * n); });
     }
+    slot_alternatives.add_to(spec, totals);
 }
 
 Errc DfuTraverser::feasible(const Jobspec& jobspec, MatchOp op) const {
@@ -53,16 +60,20 @@ Errc DfuTraverser::feasible(const Jobspec& jobspec, MatchOp op) const {
     return found < needed ? failure : Errc::kOk;
 }
 
+Errc DfuTraverser::select_jobspec(Jobspec& jobspec, int64_t at) {
+    return xor_variants_ ? select_xor_variants(at) : select(jobspec.resources, at);
+}
+
 Errc DfuTraverser::probe_far_future(Jobspec& jobspec) {
     kind_ = AllocKind::kSat;
-    Errc code = select(jobspec.resources, kPlannerEnd - duration_ - 1);
+    Errc code = select_jobspec(jobspec, kPlannerEnd - duration_ - 1);
     return code == Errc::kBusy || code == Errc::kRange ? Errc::kUnsatisfiable : code;
 }
 
 Errc DfuTraverser::schedule(Jobspec& jobspec, MatchOp op, int64_t& at) {
     if (Errc f = feasible(jobspec, op); f != Errc::kOk) return f;
     at = 0;
-    if (select(jobspec.resources, 0) == Errc::kOk) return Errc::kOk;
+    if (select_jobspec(jobspec, 0) == Errc::kOk) return Errc::kOk;
     switch (op) {
     case MatchOp::kAllocate:
     case MatchOp::kWithoutAllocating:
@@ -86,7 +97,7 @@ Errc DfuTraverser::schedule(Jobspec& jobspec, MatchOp op, int64_t& at) {
                 if (!t.ok()) break;
                 kind_ = kind;
                 at = *t;
-                if (select(jobspec.resources, at) == Errc::kOk) return Errc::kOk;
+                if (select_jobspec(jobspec, at) == Errc::kOk) return Errc::kOk;
                 from = at + 1;
             }
         }
@@ -121,10 +132,23 @@ MatchResult DfuTraverser::run(Jobspec& jobspec, MatchOp op, JobId jobid, MatchWr
     duration_ = d == 0 ? kGraphEnd : static_cast<int64_t>(std::ceil(d));
     kind_ = without_allocating(op) ? AllocKind::kNoAlloc : AllocKind::kAlloc;
 
+    xor_variants_.reset();
+    if (flexible_ && flexible::XorVariants::has_xor_slot(jobspec.resources)) {
+        auto variants = flexible::XorVariants::expand(jobspec.resources);
+        if (!variants.ok()) {
+            message_ += variants.message() + "\n";
+            excl_types_ = saved_excl;
+            result.code = variants.code();
+            return result;
+        }
+        xor_variants_ = std::move(*variants);
+    }
+
     if (op == MatchOp::kSatisfiability) {
         result.code = probe_far_future(jobspec);
         reset_colours();
         excl_types_ = saved_excl;
+        xor_variants_.reset();
         return result;
     }
 
@@ -144,6 +168,7 @@ MatchResult DfuTraverser::run(Jobspec& jobspec, MatchOp op, JobId jobid, MatchWr
         }
     }
     excl_types_ = saved_excl;
+    xor_variants_.reset();
     return result;
 }
 

@@ -54,7 +54,9 @@ bool DfuTraverser::dom_dfv(VertexId u, const std::vector<JobResource>& resources
 
     set_colour(0, u, kGrey);
     ScoreSet scores;
-    if (c.kind == Kind::kSlot) {
+    if (c.kind == Kind::kSlot && flexible_) {
+        dom_or_slot(u, *c.next, c.nslots, scores);
+    } else if (c.kind == Kind::kSlot) {
         dom_slot(u, *c.next, c.nslots, scores);
     } else {
         for (size_t slot = 0; slot < subsystems_.size(); ++slot) {
@@ -92,6 +94,7 @@ bool DfuTraverser::has_child_of_type(VertexId u, TypeId t) const {
 
 DfuTraverser::Classified DfuTraverser::classify(VertexId u, const std::vector<JobResource>& resources,
                                                 bool pristine) {
+    if (flexible_) return classify_flexible(u, resources, pristine);
     TypeId type = graph_.type(u);
     const JobResource* match = nullptr;
     const JobResource* slot = nullptr;
