@@ -70,7 +70,17 @@ int64_t ScoreSet::total_count(SubsystemId s, TypeId t) const {
 bool ScoreSet::choose_best_k(SubsystemId s, TypeId t, int64_t k, const EGroupLess& before) {
     TypeEvals* e = find(s, t);
     if (e == nullptr || k == 0 || k > e->qualified) return false;
-    intro_sort(e->groups.begin(), e->groups.end(), before);
+    // Sort positions rather than the egroups themselves: the same
+    // comparisons in the same order give the same permutation, with
+    // 4-byte moves instead of whole candidates.
+    std::vector<uint32_t> order(e->groups.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    intro_sort(order.begin(), order.end(),
+               [&](uint32_t a, uint32_t b) { return before(e->groups[a], e->groups[b]); });
+    std::vector<EGroup> sorted;
+    sorted.reserve(order.size());
+    for (uint32_t i : order) sorted.push_back(std::move(e->groups[i]));
+    e->groups.swap(sorted);
     int64_t covered = 0;
     size_t i = 0;
     while (i < e->groups.size() && covered < k) covered += e->groups[i++].count;
