@@ -53,13 +53,20 @@ Status DfuTraverser::remove_ranks(const std::vector<int64_t>& ranks) {
             if (r == rank_root.end() ||
                 graph_.path(v, kContainment).size() < graph_.path(r->second, kContainment).size())
                 rank_root[rank] = v;
+            // The subtree plan goes whether or not the vertex was ever
+            // scheduled, so the store does not depend on its history.
+            store_.drop_subtree(v, 0);
             VertexSchedule* record = store_.find(v);
             if (record == nullptr) continue;
             for (JobId job : record->tags) released[job][rank];  // the job touched this rank
-            for (auto& [job, span] : record->allocations)
-                if (const Span* s = record->plan.span(span)) released[job][rank][graph_.type(v)] += s->amount;
+            // Reservations too: a job reserved on the rank counts its units
+            // on the ancestors like an allocated one, and they must go with
+            // the rank (otherwise the ancestors keep counting units that no
+            // longer exist, against totals that no longer include them).
+            for (auto* spans : {&record->allocations, &record->reservations})
+                for (auto& [job, span] : *spans)
+                    if (const Span* s = record->plan.span(span)) released[job][rank][graph_.type(v)] += s->amount;
             store_.clear(v);
-            store_.drop_subtree(v, 0);
         }
     }
     VertexId root = graph_.root(dominant());
