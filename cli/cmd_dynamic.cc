@@ -1,6 +1,7 @@
 // update, attach, remove, partial-cancel (spec/cli.md §5.3-§5.5, §5.8).
 #include <chrono>
 #include <cstdlib>
+#include <initializer_list>
 #include <iostream>
 
 #include "cli/command_table.h"
@@ -15,6 +16,23 @@ int64_t parse_integer(const std::string& text) { return std::strtoll(text.c_str(
 
 const char* kRule = "INFO: =============================\n";
 
+// The R file of `update` and `partial-cancel`: false, after the reference's
+// message, if the reader is not one of `readers` or the file cannot be read.
+bool read_r_file(const std::string& reader, std::initializer_list<const char*> readers, const std::string& path,
+                 std::string& text) {
+    bool known = false;
+    for (const char* r : readers) known |= reader == r;
+    if (!known) {
+        std::cerr << "ERROR: unsupported reader " << reader << std::endl;
+        return false;
+    }
+    if (!read_file(path, text)) {
+        std::cerr << "ERROR: can't open " << path << std::endl;
+        return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 Next cmd_update(Session& s, const Args& args) {
@@ -25,15 +43,8 @@ Next cmd_update(Session& s, const Args& args) {
         std::cerr << "ERROR: unknown subcmd " << sub << std::endl;
         return Next::kContinue;
     }
-    if (reader != "jgf" && reader != "rv1exec" && reader != "jgf_shorthand") {
-        std::cerr << "ERROR: unsupported reader " << reader << std::endl;
-        return Next::kContinue;
-    }
     std::string text;
-    if (!read_file(args[3], text)) {
-        std::cerr << "ERROR: can't open " << args[3] << std::endl;
-        return Next::kContinue;
-    }
+    if (!read_r_file(reader, {"jgf", "rv1exec", "jgf_shorthand"}, args[3], text)) return Next::kContinue;
     int64_t jobid = parse_integer(args[4]);
     int64_t at = parse_integer(args[5]);
     int64_t duration = parse_integer(args[6]);
@@ -138,15 +149,8 @@ Next cmd_partial_cancel(Session& s, const Args& args) {
     if (args.size() != 4 && args.size() != 5) return malformed();
     int64_t jobid = parse_integer(args[1]);
     const std::string& reader = args[2];
-    if (reader != "jgf" && reader != "rv1exec") {
-        std::cerr << "ERROR: unsupported reader " << reader << std::endl;
-        return Next::kContinue;
-    }
     std::string text;
-    if (!read_file(args[3], text)) {
-        std::cerr << "ERROR: can't open " << args[3] << std::endl;
-        return Next::kContinue;
-    }
+    if (!read_r_file(reader, {"jgf", "rv1exec"}, args[3], text)) return Next::kContinue;
     auto job = s.jobs.find(jobid);
     if (job == s.jobs.end() || job->second.state == JobState::kCanceled) {
         std::cerr << "ERROR: nonexistent job " << jobid << std::endl;

@@ -145,6 +145,8 @@ private:
     bool dom_dfv(VertexId u, const std::vector<JobResource>& resources, bool pristine, bool& excl,
                  ScoreSet& parent);
     Classified classify(VertexId u, const std::vector<JobResource>& resources, bool pristine);
+    static Classified& resource_or_none(Classified& c, const JobResource* match,
+                                        const std::vector<JobResource>& resources, bool pristine);
     bool has_child_of_type(VertexId u, TypeId t) const;
     bool prune(VertexId u, const std::vector<JobResource>& resources, bool x_in);
     bool explore_down(VertexId u, SubsystemId s, const std::vector<JobResource>& list, bool pristine, bool x,

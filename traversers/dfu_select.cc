@@ -135,6 +135,13 @@ DfuTraverser::Classified DfuTraverser::classify(VertexId u, const std::vector<Jo
             return c;
         }
     }
+    return resource_or_none(c, match, resources, pristine);
+}
+
+// The end of classify() for both traversers: descend into the matched
+// resource's `with`, or keep looking for `resources` below.
+DfuTraverser::Classified& DfuTraverser::resource_or_none(Classified& c, const JobResource* match,
+                                                         const std::vector<JobResource>& resources, bool pristine) {
     if (match != nullptr) {
         c.kind = Kind::kResource;
         c.next = &match->with;

@@ -419,16 +419,7 @@ DfuTraverser::Classified DfuTraverser::classify_flexible(VertexId u, const std::
             return c;
         }
     }
-    if (match != nullptr) {
-        c.kind = Kind::kResource;
-        c.next = &match->with;
-        c.pristine = false;
-        return c;
-    }
-    c.kind = pristine ? Kind::kPristineNone : Kind::kNone;
-    c.next = &resources;
-    c.pristine = pristine;
-    return c;
+    return resource_or_none(c, match, resources, pristine);
 }
 
 void DfuTraverser::dom_or_slot(VertexId u, const std::vector<JobResource>& siblings, uint32_t nslots,
