@@ -11,6 +11,13 @@ namespace rq {
 // Everything a planner needs once it has spans. Point 0 is pinned inside
 // the tree, so the tree's points are exactly the planner's scheduled points.
 struct Planner::State {
+    // Single-span mode: while a planner holds exactly one span (and was
+    // never resized) the span lives here and the tree and table stay
+    // empty. Most busy planners (a core, a node, their exclusivity
+    // checkers) hold one span, so this saves three allocations per span
+    // and lets queries skip the tree walk and its cache misses.
+    Span single{};
+    bool has_single = false;
     TimeTree tree;
     std::unordered_map<SpanId, Span> spans;
     // Set once the total changed under live spans: from then on the
@@ -19,7 +26,40 @@ struct Planner::State {
 
     State() = default;
     State(const State& o)
-        : tree(o.tree), spans(o.spans), resized(o.resized ? std::make_unique<ResizedPoints>(*o.resized) : nullptr) {}
+        : single(o.single),
+          has_single(o.has_single),
+          tree(o.tree),
+          spans(o.spans),
+          resized(o.resized ? std::make_unique<ResizedPoints>(*o.resized) : nullptr) {}
+
+    Span* find(SpanId id) {
+        if (has_single) return single.id == id ? &single : nullptr;
+        auto it = spans.find(id);
+        return it == spans.end() ? nullptr : &it->second;
+    }
+    // Usage peak of the single span over [at, end).
+    int64_t single_usage(Time at, Time end) const {
+        return single.start < end && at < single.end ? single.amount : 0;
+    }
+    void add_to_tree(const Span& span) {
+        spans.emplace(span.id, span);
+        tree.add_reference(span.start, span.amount);
+        tree.add_reference(span.end, -span.amount);
+    }
+    // Leaves single-span mode (a second span arrives, or a resize).
+    void materialize() {
+        if (!has_single) return;
+        has_single = false;
+        add_to_tree(single);
+    }
+    // Back to single-span mode when one span is left in the tree.
+    void maybe_demote() {
+        if (resized || spans.size() != 1) return;
+        single = spans.begin()->second;
+        has_single = true;
+        spans.clear();
+        tree = TimeTree();
+    }
 };
 
 namespace {
@@ -62,12 +102,14 @@ Result<int64_t> Planner::avail_during(Time at, Time d) const {
         return make_error(Errc::kInvalid,
                           "planner: invalid time window " + window_text(at, d));
     if (!state_) return total_;
+    if (state_->has_single) return total_ - state_->single_usage(at, at + d);
     if (state_->resized) return state_->resized->avail_during(at, d);
     return total_ - state_->tree.max_usage(at, at + d);
 }
 
 int64_t Planner::avail_at(Time at) const {
     if (!state_ || at < 0 || at >= kPlannerEnd) return total_;
+    if (state_->has_single) return total_ - state_->single_usage(at, at + 1);
     if (state_->resized) return state_->resized->avail_at(at);
     return total_ - state_->tree.usage_at(at);
 }
@@ -75,25 +117,33 @@ int64_t Planner::avail_at(Time at) const {
 bool Planner::fits(Time at, Time d, int64_t amount) const {
     if (!valid_window(at, d) || amount < 0 || amount > total_) return false;
     if (!state_) return true;
+    if (state_->has_single) return state_->single_usage(at, at + d) <= total_ - amount;
     if (state_->resized) return state_->resized->avail_during(at, d) >= amount;
     return state_->tree.max_usage(at, at + d) <= total_ - amount;
 }
 
 const Span* Planner::span(SpanId id) const {
-    if (!state_) return nullptr;
-    auto it = state_->spans.find(id);
-    return it == state_->spans.end() ? nullptr : &it->second;
+    return state_ ? state_->find(id) : nullptr;
 }
 
-size_t Planner::span_count() const { return state_ ? state_->spans.size() : 0; }
+size_t Planner::span_count() const {
+    if (!state_) return 0;
+    return state_->has_single ? 1 : state_->spans.size();
+}
 
 size_t Planner::point_count() const {
     if (!state_) return 1;
+    if (state_->has_single) return points().size();
     return state_->resized ? state_->resized->points().size() : state_->tree.size();
 }
 
 std::vector<Time> Planner::points() const {
     if (!state_) return {0};
+    if (state_->has_single) {
+        const Span& only = state_->single;
+        if (only.start == 0) return {0, only.end};
+        return {0, only.start, only.end};
+    }
     return state_->resized ? state_->resized->points() : state_->tree.points();
 }
 
@@ -123,6 +173,12 @@ Result<Time> Planner::earliest(Time from, Time d, int64_t amount) const {
         if (from <= 0) return Time{0};
         return exhausted();
     }
+    if (state_->has_single) {
+        // The scheduled points are at most 0, start and end.
+        for (Time t : points())
+            if (t >= from && t <= kPlannerEnd - d && state_->single_usage(t, t + d) <= total_ - amount) return t;
+        return exhausted();
+    }
     if (state_->resized) {
         Time t = state_->resized->earliest(from, d, amount);
         if (t < 0) return exhausted();
@@ -150,6 +206,7 @@ Result<Time> Planner::earliest(Time from, Time d, int64_t amount) const {
 void Planner::set_total(int64_t total) {
     const int64_t delta = total - total_;
     if (state_ && delta != 0) {
+        state_->materialize();
         if (!state_->resized) {
             const TimeTree& tree = state_->tree;
             state_->resized = std::make_unique<ResizedPoints>(
@@ -180,20 +237,31 @@ Result<SpanId> Planner::add_span(Time at, Time d, int64_t amount) {
         return make_error(Errc::kBusy, "planner: " + std::to_string(amount) +
                                            " units not available during " +
                                            window_text(at, d));
-    if (!state_) state_ = std::make_unique<State>();
     const SpanId id = next_id_++;
-    state_->spans.emplace(id, Span{id, at, at + d, amount});
+    const Span added{id, at, at + d, amount};
+    if (!state_) {
+        state_ = std::make_unique<State>();
+        state_->single = added;
+        state_->has_single = true;
+        return id;
+    }
+    state_->materialize();
     if (state_->resized) {
+        state_->spans.emplace(id, added);
         state_->resized->add_span(at, at + d, amount);
     } else {
-        state_->tree.add_reference(at, amount);
-        state_->tree.add_reference(at + d, -amount);
+        state_->add_to_tree(added);
     }
     return id;
 }
 
 Status Planner::remove_span(SpanId id) {
     if (!state_) return unknown_span(id);
+    if (state_->has_single) {
+        if (state_->single.id != id) return unknown_span(id);
+        state_.reset();
+        return ok_status();
+    }
     auto it = state_->spans.find(id);
     if (it == state_->spans.end()) return unknown_span(id);
     const Span removed = it->second;
@@ -205,15 +273,18 @@ Status Planner::remove_span(SpanId id) {
         state_->tree.remove_reference(removed.end, removed.amount);
     }
     // Give the memory back: most planners are idle most of the time.
-    if (state_->spans.empty()) state_.reset();
+    if (state_->spans.empty())
+        state_.reset();
+    else
+        state_->maybe_demote();
     return ok_status();
 }
 
 Status Planner::reduce_span(SpanId id, int64_t by) {
     if (!state_) return unknown_span(id);
-    auto it = state_->spans.find(id);
-    if (it == state_->spans.end()) return unknown_span(id);
-    Span& reduced = it->second;
+    Span* found = state_->find(id);
+    if (found == nullptr) return unknown_span(id);
+    Span& reduced = *found;
     if (by < 0)
         return make_error(Errc::kInvalid,
                           "planner: cannot reduce span " + std::to_string(id) +
@@ -228,6 +299,7 @@ Status Planner::reduce_span(SpanId id, int64_t by) {
     if (by == reduced.amount) return remove_span(id);
     if (by == 0) return ok_status();
     reduced.amount -= by;
+    if (state_->has_single) return ok_status();
     if (state_->resized) {
         state_->resized->reduce_span(reduced.start, reduced.end, by);
     } else {
