@@ -30,11 +30,9 @@ bool unsatisfiable(Errc code) { return code == Errc::kUnsatisfiable || code == E
 void print_satisfiability(Session& s, Errc code, double seconds) {
     s.out() << kRule << (unsatisfiable(code) ? "INFO: Unsatisfiable request\n" : "INFO: Satisfiable request\n")
             << kRule;
-    s.out().flush();
     if (s.options.elapse_time) {
         std::cout << elapse_line(seconds);
         print_counts(s);
-        std::cout.flush();
     }
 }
 
@@ -44,12 +42,9 @@ void print_failure(Session& s, Errc code, int64_t jobid, double seconds) {
     s.out() << "INFO: JOBID=" << jobid << "\n";
     if (s.options.elapse_time) {
         s.out() << elapse_line(seconds);
-        s.out().flush();
         print_counts(s);
-        std::cout.flush();
     }
     s.out() << kRule;
-    s.out().flush();
 }
 
 void print_success(Session& s, MatchOp op, const MatchResult& r, int64_t jobid, double seconds) {
@@ -57,14 +52,11 @@ void print_success(Session& s, MatchOp op, const MatchResult& r, int64_t jobid, 
     s.out() << kRule << "INFO: JOBID=" << jobid << "\n"
             << "INFO: RESOURCES=" << (matched_only ? "MATCHED" : r.at == 0 ? "ALLOCATED" : "RESERVED") << "\n"
             << "INFO: SCHEDULED AT=" << (r.at == 0 ? std::string("Now") : std::to_string(r.at)) << "\n";
-    s.out().flush();
     if (s.options.elapse_time) {
         std::cout << elapse_line(seconds);
         print_counts(s);
-        std::cout.flush();
     }
     s.out() << kRule;
-    s.out().flush();
 }
 
 Result<Jobspec> cached_parse(Session& s, const std::string& text) {
@@ -113,7 +105,6 @@ Attempt match_one(Session& s, MatchOp op, const std::string& path) {
     }
     if (attempted) {
         Status written = s.writer->flush(s.out());
-        s.out().flush();
         if (!written.ok()) {
             std::cerr << "match_allocate: ERROR: match writer emit: " << errc_text(written.code()) << std::endl;
             s.writer->reset();

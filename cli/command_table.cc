@@ -70,7 +70,13 @@ Next run_command_line(Session& session, const std::string& line) {
     if (args.empty()) return Next::kContinue;
     const Command* command = find_command(args[0]);
     if (command == nullptr) return Next::kContinue;
-    return command->run(session, args);
+    Next next = command->run(session, args);
+    // One flush per command, not per line: whoever reads our output
+    // through a pipe sees each answer whole (stderr is tied to stdout, so
+    // error lines keep their place).
+    session.out().flush();
+    std::cout.flush();
+    return next;
 }
 
 Next malformed() {

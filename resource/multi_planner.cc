@@ -61,7 +61,7 @@ Result<SpanId> MultiPlanner::add_span(Time at, Time d,
                                   " units of type index " + std::to_string(i) +
                                   " not available at " + std::to_string(at));
     }
-    std::vector<SpanId> per_type(planners_.size(), kReleased);
+    PerType per_type(planners_.size(), kReleased);
     for (size_t i = 0; i < planners_.size(); ++i) {
         Result<SpanId> added = planners_[i].add_span(at, d, amounts[i]);
         if (!added.ok()) {  // cannot happen after the fits check; stay clean
@@ -79,7 +79,7 @@ Result<SpanId> MultiPlanner::add_span(Time at, Time d,
 Status MultiPlanner::remove_span(SpanId id) {
     auto it = spans_.find(id);
     if (it == spans_.end()) return unknown_multi_span(id);
-    const std::vector<SpanId>& per_type = it->second;
+    const PerType& per_type = it->second;
     for (size_t i = 0; i < per_type.size(); ++i)
         if (per_type[i] != kReleased) (void)planners_[i].remove_span(per_type[i]);
     spans_.erase(it);
@@ -89,7 +89,7 @@ Status MultiPlanner::remove_span(SpanId id) {
 Result<bool> MultiPlanner::reduce_span(SpanId id, size_t i, int64_t by) {
     auto it = spans_.find(id);
     if (it == spans_.end()) return unknown_multi_span(id);
-    std::vector<SpanId>& per_type = it->second;
+    PerType& per_type = it->second;
     if (i >= per_type.size())
         return make_error(Errc::kInvalid, "multi-planner: type index " +
                                               std::to_string(i) + " out of range");
@@ -137,7 +137,7 @@ void MultiPlanner::reset(std::vector<uint16_t> types, std::vector<int64_t> total
         }
     }
     for (auto& [id, per_type] : spans_) {
-        std::vector<SpanId> remapped(types.size(), kReleased);
+        PerType remapped(types.size(), kReleased);
         for (size_t k = 0; k < types.size(); ++k)
             if (new_to_old[k] >= 0) remapped[k] = per_type[new_to_old[k]];
         per_type = std::move(remapped);

@@ -10,6 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "resource/planner.h"
 #include "utilities/result.h"
 
@@ -65,7 +67,10 @@ private:
     std::vector<Planner> planners_;
     // Multi-span id -> the per-type span id in planners_[i] (0 once that
     // per-type span has been released; planner span ids start at 1).
-    std::unordered_map<SpanId, std::vector<SpanId>> spans_;
+    // Inline storage: pruning filters track two or three types, and every
+    // match adds a multi-span on each ancestor of what it takes.
+    using PerType = boost::container::small_vector<SpanId, 3>;
+    std::unordered_map<SpanId, PerType> spans_;
     SpanId next_id_ = 0;
 };
 

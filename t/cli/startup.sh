@@ -32,6 +32,17 @@ expect_contains "unknown gen_method message" "clone.graphml: edge \"r2n\": unkno
 echo quit | "$RQ" -L "$SRC/conf/medium.graphml" -g graphml -o medium >/dev/null 2>&1 || fail "-g graphml"
 expect_eq "graphml vertices" 3781 "$(grep -c '<node ' medium.graphml)"
 expect_eq "graphml edges" 3780 "$(grep -c '<edge ' medium.graphml)"
+# the Sierra-sized recipe (grugs/sierra.graphml is not handed out; ours has
+# the same shape) and the suite's medium recipe
+echo quit | "$RQ" -L "$SRC/conf/sierra.graphml" -g graphml -o sierra >/dev/null 2>&1 || fail "-g graphml sierra"
+expect_eq "sierra vertices" 350473 "$(grep -c '<node ' sierra.graphml)"
+expect_eq "sierra edges" 350472 "$(grep -c '<edge ' sierra.graphml)"
+rm -f sierra.graphml
+if [ -f "$SHARED/conformance/data/grugs/medium.graphml" ]; then
+    echo quit | "$RQ" -L "$SHARED/conformance/data/grugs/medium.graphml" -g graphml -o grugs-medium >/dev/null 2>&1 ||
+        fail "-g graphml grugs/medium"
+    expect_eq "grugs/medium vertices" 3533 "$(grep -c '<node ' grugs-medium.graphml)"
+fi
 echo quit | "$RQ" -L "$SRC/conf/tiny.graphml" -o tiny >/dev/null 2>&1 || fail "-o (dot)"
 expect_eq "dot edges" 51 "$(grep -c -- '->' tiny.dot)"
 if command -v dot >/dev/null 2>&1; then
