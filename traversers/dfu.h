@@ -185,6 +185,7 @@ private:
     Status apply_jgf(std::string_view text, bool shorthand);
     Status apply_rv1exec(std::string_view text);
     Status take_whole(VertexId u);     // span of the vertex's full size, recorded
+    void drop_taken();                 // releases what take_whole took in this update
     Status take_subtree(VertexId u);   // take_whole of every containment descendant
 
     // ---- update (dfu_update.cc) -------------------------------------------
@@ -226,6 +227,7 @@ private:
     // -T flexible with xor slots: the variants of the request being run.
     std::optional<flexible::XorVariants> xor_variants_;
     JobId jobid_ = 0;
+    std::vector<VertexId> taken_;  // vertices take_whole gave a span in this update
     MatchWriter* writer_ = nullptr;
     bool full_update_ = true;
     int level_ = 0;

@@ -12,25 +12,6 @@ namespace {
 
 Error apply_error(const std::string& message) { return make_error(Errc::kInvalid, message); }
 
-// Undoes a failed update: the readers take vertices one by one, so when a
-// later vertex turns out busy or inconsistent the earlier ones already hold
-// a span for the job. The CLI does not record a failed update, so nothing
-// would ever release those spans; the reference's readers undo them too.
-// The job id is new (the CLI refuses a live one), so every own-planner span
-// recorded for it is one this update added.
-void drop_job_spans(const ResourceGraph& graph, ScheduleStore& store, JobId jobid) {
-    for (VertexId v = 0; v < graph.num_vertices(); ++v) {
-        VertexSchedule* record = store.find(v);
-        if (record == nullptr) continue;
-        for (auto* spans : {&record->allocations, &record->reservations}) {
-            auto it = spans->find(jobid);
-            if (it == spans->end()) continue;
-            (void)record->plan.remove_span(it->second);
-            spans->erase(it);
-        }
-    }
-}
-
 }  // namespace
 
 Status DfuTraverser::take_whole(VertexId u) {
@@ -44,7 +25,26 @@ Status DfuTraverser::take_whole(VertexId u) {
         record.reservations[jobid_] = *span;
     else
         record.allocations[jobid_] = *span;
+    taken_.push_back(u);
     return ok_status();
+}
+
+// Undoes a failed update: the readers take vertices one by one, so when a
+// later vertex turns out busy or inconsistent the earlier ones already hold
+// a span for the job. The CLI does not record a failed update, so nothing
+// would ever release those spans; the reference's readers undo them too.
+void DfuTraverser::drop_taken() {
+    for (VertexId u : taken_) {
+        VertexSchedule* record = store_.find(u);
+        if (record == nullptr) continue;
+        for (auto* spans : {&record->allocations, &record->reservations}) {
+            auto it = spans->find(jobid_);
+            if (it == spans->end()) continue;
+            (void)record->plan.remove_span(it->second);
+            spans->erase(it);
+        }
+    }
+    taken_.clear();
 }
 
 Status DfuTraverser::apply_jgf(std::string_view text, bool shorthand) {
@@ -176,9 +176,10 @@ MatchResult DfuTraverser::apply(const std::string& reader, std::string_view text
     kind_ = AllocKind::kAlloc;
     jobid_ = jobid;
     jobspec_ = nullptr;
+    taken_.clear();
     Status marked = reader == "rv1exec" ? apply_rv1exec(text) : apply_jgf(text, reader == "jgf_shorthand");
     if (!marked.ok()) {
-        drop_job_spans(graph_, store_, jobid);
+        drop_taken();
         message_ += marked.message();
         result.code = marked.code();
         return result;
@@ -189,7 +190,7 @@ MatchResult DfuTraverser::apply(const std::string& reader, std::string_view text
     reweight_time_ = -1;
     if (!update(jobid, writer, false)) {
         // Nothing was emitted (so nothing tagged): only the readers' spans to undo.
-        drop_job_spans(graph_, store_, jobid);
+        drop_taken();
         result.code = Errc::kInvalid;
     }
     reweight_time_ = 0;
