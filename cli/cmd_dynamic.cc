@@ -33,6 +33,15 @@ bool read_r_file(const std::string& reader, std::initializer_list<const char*> r
     return true;
 }
 
+// The reference's message block for a failed `remove`, by path or by ranks.
+void report_remove_error(const Status& removed) {
+    if (removed.ok()) return;
+    std::cerr << "ERROR: can't remove subgraph \n"
+              << "ERROR: remove_subgraph: ERROR: remove_subgraph error: " << errc_text(removed.code()) << "\n"
+              << "remove_subgraph: ERROR: traverser returned error: \n"
+              << std::endl;
+}
+
 }  // namespace
 
 Next cmd_update(Session& s, const Args& args) {
@@ -117,28 +126,14 @@ Next cmd_attach(Session& s, const Args& args) {
 Next cmd_remove(Session& s, const Args& args) {
     if (args.size() != 3) return malformed();
     if (args[2] == "true") {
-        Status removed = s.traverser->remove_path(args[1]);
-        if (!removed.ok()) {
-            std::cerr << "ERROR: can't remove subgraph \n"
-                      << "ERROR: remove_subgraph: ERROR: remove_subgraph error: " << errc_text(removed.code())
-                      << "\n"
-                      << "remove_subgraph: ERROR: traverser returned error: \n"
-                      << std::endl;
-        }
+        report_remove_error(s.traverser->remove_path(args[1]));
     } else if (args[2] == "false") {
         auto ranks = decode_idset(args[1]);
         if (!ranks) {
             std::cerr << "ERROR: failed to decode ranks." << std::endl;
             return Next::kContinue;
         }
-        Status removed = s.traverser->remove_ranks(*ranks);
-        if (!removed.ok()) {
-            std::cerr << "ERROR: can't remove subgraph \n"
-                      << "ERROR: remove_subgraph: ERROR: remove_subgraph error: " << errc_text(removed.code())
-                      << "\n"
-                      << "remove_subgraph: ERROR: traverser returned error: \n"
-                      << std::endl;
-        }
+        report_remove_error(s.traverser->remove_ranks(*ranks));
     } else {
         std::cerr << "ERROR: invalid path boolean input " << std::endl;
     }

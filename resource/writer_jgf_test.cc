@@ -1,4 +1,5 @@
 #include "resource/writer_jgf.h"
+#include "resource/writer_test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -14,25 +15,11 @@ protected:
     // `name` defaults to basename + id, the usual GRUG naming.
     VertexId add(const std::string& type, const std::string& basename, int64_t id, int64_t rank = -1,
                  std::string name = "", int64_t size = 1, const std::string& unit = "") {
-        if (name.empty()) name = basename + std::to_string(id);
-        VertexSpec spec;
-        spec.type = graph.types().intern(type);
-        spec.basename = basename;
-        spec.name = name;
-        spec.id = id;
-        spec.rank = rank;
-        spec.size = size;
-        spec.unit = unit;
-        return graph.add_vertex(spec);
+        return testing::add_vertex(graph, type, basename, id, rank, std::move(name), size, unit);
     }
 
     void emit(MatchWriter& writer, VertexId v, int64_t needs, bool exclusive, bool parent_exclusive = false) {
-        VertexEmission emission;
-        emission.vertex = v;
-        emission.needs = needs;
-        emission.exclusive = exclusive;
-        emission.parent_exclusive = parent_exclusive;
-        writer.vertex(graph, emission);
+        testing::emit_vertex(writer, graph, v, needs, exclusive, parent_exclusive);
     }
 
     std::string flushed(MatchWriter& writer, Errc expected = Errc::kOk) {

@@ -1,4 +1,5 @@
 #include "resource/writer_rlite.h"
+#include "resource/writer_test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -10,24 +11,11 @@ namespace {
 class RliteWriterTest : public ::testing::Test {
 protected:
     VertexId add(const std::string& type, int64_t id, int64_t rank = -1, std::string name = "") {
-        if (name.empty()) name = type + std::to_string(id);
-        VertexSpec spec;
-        spec.type = graph.types().intern(type);
-        spec.basename = type;
-        spec.name = name;
-        spec.id = id;
-        spec.rank = rank;
-        return graph.add_vertex(spec);
+        return testing::add_vertex(graph, type, type, id, rank, std::move(name));
     }
 
     // Emits a vertex; edges do not matter to R_lite.
-    void emit(VertexId v) {
-        VertexEmission emission;
-        emission.vertex = v;
-        emission.needs = 1;
-        emission.exclusive = true;
-        writer.vertex(graph, emission);
-    }
+    void emit(VertexId v) { testing::emit_vertex(writer, graph, v, 1, true); }
 
     // A node of rank `rank` with cores `first..last` emitted below it.
     void emit_node(int64_t rank, int64_t first_core, int64_t last_core) {

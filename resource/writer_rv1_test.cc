@@ -1,4 +1,5 @@
 #include "resource/writer_rv1.h"
+#include "resource/writer_test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -25,23 +26,11 @@ protected:
     }
 
     VertexId add(const std::string& type, int64_t id, int64_t rank) {
-        std::string name = type + std::to_string(id);
-        VertexSpec spec;
-        spec.type = graph.types().intern(type);
-        spec.basename = type;
-        spec.name = name;
-        spec.id = id;
-        spec.rank = rank;
-        return graph.add_vertex(spec);
+        return testing::add_vertex(graph, type, type, id, rank);
     }
 
     void emit(MatchWriter& writer, VertexId v, bool exclusive, bool parent_exclusive) {
-        VertexEmission emission;
-        emission.vertex = v;
-        emission.needs = 1;
-        emission.exclusive = exclusive;
-        emission.parent_exclusive = parent_exclusive;
-        writer.vertex(graph, emission);
+        testing::emit_vertex(writer, graph, v, 1, exclusive, parent_exclusive);
     }
 
     // The update walk of a job taking node `n` (and so both its cores)

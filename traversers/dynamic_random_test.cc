@@ -332,8 +332,7 @@ private:
     // ---- attach / remove ---------------------------------------------------------------
     std::vector<VertexId> reachable_nodes() {
         std::vector<VertexId> nodes;
-        Tree tree = reachable_tree(graph());
-        for (VertexId v : tree.order)
+        for (VertexId v : reachable_vertices(graph()))
             if (graph().type_name(v) == "node") nodes.push_back(v);
         return nodes;
     }

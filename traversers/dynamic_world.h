@@ -7,10 +7,8 @@
 
 #include <gtest/gtest.h>
 
-#include <map>
 #include <memory>
 #include <regex>
-#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -187,28 +185,18 @@ inline std::string without_empty_records(const std::string& describe) {
     return out;
 }
 
-// The vertices reachable from the dominant root, in preorder, and the
-// parent of each (kNoVertex for the root and for unreachable vertices).
-struct Tree {
+// The vertices reachable from the dominant root, depth first.
+inline std::vector<VertexId> reachable_vertices(const ResourceGraph& g) {
     std::vector<VertexId> order;
-    std::vector<VertexId> parent;
-};
-
-inline Tree reachable_tree(const ResourceGraph& g) {
-    Tree tree;
-    tree.parent.assign(g.num_vertices(), kNoVertex);
     std::vector<VertexId> stack{g.root(kContainment)};
     while (!stack.empty()) {
         VertexId u = stack.back();
         stack.pop_back();
-        tree.order.push_back(u);
-        for (EdgeId e : g.out(u)) {
-            if (g.subsystem(e) != kContainment) continue;
-            tree.parent[g.target(e)] = u;
-            stack.push_back(g.target(e));
-        }
+        order.push_back(u);
+        for (EdgeId e : g.out(u))
+            if (g.subsystem(e) == kContainment) stack.push_back(g.target(e));
     }
-    return tree;
+    return order;
 }
 
 // Units of `v`'s own pool in use at time t, recounted from the spans the
@@ -226,7 +214,7 @@ inline int64_t used_at(const VertexSchedule& r, Time t) {
 //  * own pools: the planner holds exactly the spans the record lists, the
 //    spans never add up beyond the vertex size, and the planner's
 //    availability equals the recount at every span start;
-//  * exclusivity checkers: one span per listed job, nothing else;
+//  * exclusivity checkers: one span per listed job, nothing else.
 // Subtree plans are not range-checked: after `remove` shrinks totals under
 // live spans they follow the reference's clamped "resized" model
 // (planner_resized.h), and after a future rv1exec `update` they can count
@@ -234,10 +222,9 @@ inline int64_t used_at(const VertexSchedule& r, Time t) {
 // reference. The cancel-all checkpoints do cover them.
 inline std::string check_pools(const World& w) {
     const ResourceGraph& g = w.graph;
-    Tree tree = reachable_tree(g);
     std::ostringstream problem;
     auto name = [&](VertexId v) { return std::string(g.name(v)) + "(v" + str(v) + ")"; };
-    for (VertexId v : tree.order) {
+    for (VertexId v : reachable_vertices(g)) {
         const VertexSchedule* r = w.store.find(v);
         if (r == nullptr) continue;
         size_t listed = r->allocations.size() + r->reservations.size();
