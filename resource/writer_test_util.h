@@ -14,10 +14,11 @@ namespace rq::testing {
 inline VertexId add_vertex(ResourceGraph& graph, const std::string& type, const std::string& basename, int64_t id,
                            int64_t rank = -1, std::string name = "", int64_t size = 1,
                            const std::string& unit = "") {
-    VertexSpec spec;
+    if (name.empty()) name = basename + std::to_string(id);
+    VertexSpec spec;  // holds views: `name` must outlive add_vertex()
     spec.type = graph.types().intern(type);
     spec.basename = basename;
-    spec.name = name.empty() ? basename + std::to_string(id) : std::move(name);
+    spec.name = name;
     spec.id = id;
     spec.rank = rank;
     spec.size = size;
