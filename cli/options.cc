@@ -32,10 +32,14 @@ std::string lower(std::string s) {
 }
 
 const std::vector<std::string> kLoadFormats = {"grug",    "hwloc",  "jgf", "jgf_shorthand",
-                                               "rv1exec", "rv1exec_force"};
+                                               "rv1exec", "rv1exec_force",
+                                               // resource pools (pools/)
+                                               "hq", "canary", "ctest", "local"};
 const std::vector<std::string> kMatchFormats = {"simple", "pretty_simple", "jgf", "jgf_shorthand",
                                                 "rlite",  "rv1",           "rv1_nosched",
-                                                "rv1_shorthand"};
+                                                "rv1_shorthand",
+                                                // environment variables (pools/env_writer.h)
+                                                "env", "env_export"};
 
 bool one_of(const std::string& v, const std::vector<std::string>& list) {
     return std::find(list.begin(), list.end(), v) != list.end();
@@ -66,6 +70,7 @@ Result<std::vector<std::string>> resolve_subsystems(const std::string& selector)
 }
 
 Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& warnings) {
+    constexpr int kResourceOption = 1000;
     static const struct option long_options[] = {
         {"load-file", required_argument, nullptr, 'L'},
         {"load-format", required_argument, nullptr, 'f'},
@@ -82,6 +87,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
         {"elapse-time", no_argument, nullptr, 'e'},
         {"disable-prompt", no_argument, nullptr, 'd'},
         {"help", no_argument, nullptr, 'h'},
+        {"resource", required_argument, nullptr, kResourceOption},
         {nullptr, 0, nullptr, 0},
     };
     Options o;
@@ -148,11 +154,18 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
         case 'e': o.elapse_time = true; break;
         case 'd': o.disable_prompt = true; break;
         case 'h': o.show_help = true; return o;
+        case kResourceOption: o.pool_resources.push_back(arg); break;
         default: return make_error(Errc::kInvalid, "");
         }
     }
     if (optind < argc) return make_error(Errc::kInvalid, "");
     o.load_local_machine = o.load_format == "hwloc" && !load_file_given;
+    // Resource pools: --resource alone builds a one-worker machine; hq,
+    // canary and ctest read -L; local detects the machine.
+    if (!o.pool_resources.empty() && o.load_format == "grug" && !load_file_given) o.load_format = "resource";
+    if ((o.load_format == "hq" || o.load_format == "canary" || o.load_format == "ctest") && !load_file_given)
+        return make_error(Errc::kInvalid, "[ERROR] --load-format=" + o.load_format + " needs --load-file=FILE");
+    if (o.load_format == "local" || o.load_format == "resource") return o;
     if (!o.load_local_machine && !exists(o.load_file))
         return make_error(Errc::kInvalid, "[ERROR] file does not exist for --load-file: " + o.load_file);
     return o;
@@ -174,8 +187,15 @@ OPTIONS:
             Input file from which to load the resource graph data store
             (default=conf/default)
 
-    -f, --load-format=<grug|hwloc|jgf|jgf_shorthand|rv1exec|rv1exec_force>
-            Format of the load file (default=grug)
+    -f, --load-format=<grug|hwloc|jgf|jgf_shorthand|rv1exec|rv1exec_force|hq|canary|ctest|local>
+            Format of the load file (default=grug). hq: HyperQueue workers
+            (YAML); canary: a canary resource_pool (JSON or YAML); ctest: a
+            CTest resource specification (JSON); local: this machine as
+            HyperQueue detects it (no file)
+
+    --resource=NAME=DEF
+            A HyperQueue resource pool of a one-worker machine (repeatable):
+            [a, "b c"], [[a, b], [c, d]], range(S-E), NxM or sum(N)
 
     -W, --load-allowlist=<resource1[,resource2[,resource3...]]>
             Allowlist of resource types to be loaded (hwloc only; cluster
@@ -208,9 +228,11 @@ OPTIONS:
     -T, --traverser-policy=<simple|flexible>
             Set the traverser policy (default=simple)
 
-    -F, --match-format=<simple|pretty_simple|jgf|jgf_shorthand|rlite|rv1|rv1_nosched|rv1_shorthand>
+    -F, --match-format=<simple|pretty_simple|jgf|jgf_shorthand|rlite|rv1|rv1_nosched|rv1_shorthand|env|env_export>
             Specify the emit format of the matched resource set
-            (default=simple)
+            (default=simple). env: the environment variables HyperQueue,
+            canary and CTest set, one quoted NAME='value' per line;
+            env_export: `export` lines for eval (shell-safe names only)
 
     -p, --prune-filters=<HL-resource1:LL-resource1[,HL-resource2:LL-resource2...]...]>
             Install a planner-based filter at each High-Level (HL) resource

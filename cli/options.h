@@ -26,6 +26,8 @@ struct Options {
     bool show_help = false;
     // -f hwloc without -L: detect the machine resource-query runs on.
     bool load_local_machine = false;
+    // --resource NAME=DEF (HyperQueue pools; pools/), in order.
+    std::vector<std::string> pool_resources;
 };
 
 // Parses argv. On a usage error the Error's message is the line to print

@@ -72,7 +72,9 @@ int run_session(const Options& options) {
     request.path = options.load_file;
     request.allowlist = options.load_allowlist;
     request.local_machine = options.load_local_machine;
-    if (!request.local_machine && !read_file(options.load_file, request.text))
+    request.resources = options.pool_resources;
+    bool reads_file = !request.local_machine && options.load_format != "local" && options.load_format != "resource";
+    if (reads_file && !read_file(options.load_file, request.text))
         return fail_startup("resource_query_t: ERROR: can't read " + options.load_file + "\n");
     auto start = std::chrono::steady_clock::now();
     session.graph = std::make_unique<ResourceGraph>();

@@ -22,7 +22,7 @@ bool LocalityPolicy::finish_graph(const PolicyContext& ctx, const std::vector<Jo
                                   ScoreSet& scores) {
     bool met = true;
     for (const JobResource& r : resources) {
-        auto q = static_cast<uint32_t>(scores.qualified_count(ctx.dominant, r.type));
+        int64_t q = scores.qualified_count(ctx.dominant, r.type);
         uint32_t k = calc_count(r, q);
         if (k == 0) {
             met = false;

@@ -4,6 +4,7 @@
 #include "resource/hwloc_reader.h"
 #include "resource/jgf_reader.h"
 #include "resource/rv1exec_reader.h"
+#include "pools/pool_load.h"
 
 namespace rq {
 
@@ -22,6 +23,8 @@ Status load_graph(const LoadRequest& request, ResourceGraph& graph) {
         RQ_TRY(read_jgf(request.text, graph));
     } else if (request.format == "rv1exec" || request.format == "rv1exec_force") {
         RQ_TRY(read_rv1exec(request.text, graph));
+    } else if (pools::is_pool_format(request.format)) {
+        RQ_TRY(pools::load_pools(request.format, request.path, request.text, request.resources, graph));
     } else if (request.format == "hwloc") {
         auto allowlist = TypeAllowlist::parse(request.allowlist);
         if (request.local_machine)

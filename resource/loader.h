@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "resource/graph.h"
 #include "utilities/result.h"
@@ -16,6 +17,8 @@ struct LoadRequest {
     // hwloc only: detect the topology of the machine we run on instead of
     // reading `text` (`-f hwloc` without `-L`); `path` and `text` are unused.
     bool local_machine = false;
+    // Resource pools (pools/): --resource NAME=DEF arguments.
+    std::vector<std::string> resources;
 };
 
 // Fills `graph`. The error message is the reader's own text; the CLI frames

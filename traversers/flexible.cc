@@ -433,7 +433,7 @@ void DfuTraverser::dom_or_slot(VertexId u, const std::vector<JobResource>& sibli
 
     // Units one slot takes of a member, given what was found (§6).
     auto need_of = [&](const JobResource& m) -> int64_t {
-        return calc_count(m, static_cast<uint32_t>(slot_scores.qualified_count(dom, m.type)));
+        return calc_count(m, slot_scores.qualified_count(dom, m.type));
     };
     std::vector<const JobResource*> kinds;
     std::vector<flexible::SlotShape> shapes;
