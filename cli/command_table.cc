@@ -47,6 +47,15 @@ const std::vector<Command>& command_table() {
          cmd_set_status},
         {"get-status", "e", "Print whether a resource is up or down: resource-query> get-status /cluster0/node0",
          cmd_get_status},
+        {"request", "rr",
+         "Request amounts from resource pools (HyperQueue NAME=AMOUNT [\"AMOUNT STRATEGY\"] | all, "
+         "canary NAME=N,NAME=N, CTest RESOURCE_GROUPS; subcmd: allocate | allocate_orelse_reserve | "
+         "satisfiability; options -F FORMAT, --env NAME=TEMPLATE, --duration SECONDS): "
+         "resource-query> request allocate cpus=\"8 scatter\" gpus/nvidia=1",
+         cmd_request},
+        {"hwdetect", "hw", "Print the resource pools detected on this machine (HyperQueue syntax): "
+         "resource-query> hwdetect",
+         cmd_hwdetect},
         {"list", "l", "List all jobs: resource-query> list", cmd_list},
         {"info", "i", "Print the state of one job: resource-query> info 1", cmd_info},
         {"stat", "s", "Print overall matching statistics: resource-query> stat", cmd_stat},

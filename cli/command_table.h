@@ -48,6 +48,8 @@ Next cmd_set_property(Session&, const Args&);    // cmd_resource.cc
 Next cmd_get_property(Session&, const Args&);    // cmd_resource.cc
 Next cmd_set_status(Session&, const Args&);      // cmd_resource.cc
 Next cmd_get_status(Session&, const Args&);      // cmd_resource.cc
+Next cmd_request(Session&, const Args&);         // cmd_pools.cc
+Next cmd_hwdetect(Session&, const Args&);        // cmd_pools.cc
 Next cmd_cat(Session&, const Args&);             // command_table.cc
 Next cmd_help(Session&, const Args&);            // command_table.cc
 Next cmd_quit(Session&, const Args&);            // command_table.cc

@@ -16,6 +16,7 @@
 #include "utilities/file.h"
 #include "resource/graph_export.h"
 #include "resource/loader.h"
+#include "pools/env_writer.h"
 
 namespace rq {
 
@@ -95,7 +96,7 @@ int run_session(const Options& options) {
     if (!traverser)
         return fail_startup("initialize_matchers_and_traversers: ERROR: " + traverser.message() + "\n");
     session.traverser = std::move(*traverser);
-    auto writer = make_writer(options.match_format);
+    auto writer = pools::make_pool_writer(options.match_format);
     if (!writer) return fail_startup("resource_query_t: ERROR: " + writer.message() + "\n");
     session.writer = std::move(*writer);
     if (options.elapse_time) print_graph_stats(*session.graph, load_seconds);

@@ -10,6 +10,7 @@
 
 #include "cli/options.h"
 #include "policies/match_policy.h"
+#include "pools/pool_matcher.h"
 #include "resource/graph.h"
 #include "resource/jobspec.h"
 #include "resource/match_writer.h"
@@ -36,6 +37,7 @@ struct Session {
     std::unique_ptr<MatchPolicy> policy;
     std::unique_ptr<DfuTraverser> traverser;
     std::unique_ptr<MatchWriter> writer;
+    std::unique_ptr<pools::PoolMatcher> pool_matcher;  // `request`, made on first use
 
     // "out" of spec/cli.md §3: the -t file if given, else stdout.
     std::ofstream test_output;

@@ -51,7 +51,6 @@ const PoolMatcher::WorkerView& PoolMatcher::view(size_t w) {
     if (views_[w]) return *views_[w];
     auto view = std::make_unique<WorkerView>();
     VertexId worker = workers_[w];
-    std::unordered_map<VertexId, size_t> group_index;  // (group vertex) -> index, per type below
     std::vector<std::pair<VertexId, VertexId>> stack;  // (vertex, parent)
     for (EdgeId e : graph_.out(worker))
         if (graph_.subsystem(e) == kContainment) stack.push_back({graph_.target(e), worker});
@@ -153,29 +152,60 @@ std::optional<Allocation> PoolMatcher::fit(size_t w, const Request& request, int
         }
         a.pools.push_back(std::move(take));
     }
-    std::unordered_map<VertexId, int64_t> used;
-    for (const auto& group : request.groups) {
-        std::vector<ItemTake> picked;
-        for (const CtestRequirement& req : group) {
-            const WorkerView::TypePool* pool = v.find(resolve(req.type));
-            if (pool == nullptr) return std::nullopt;
-            VertexId chosen = kNoVertex;
-            for (auto& g : pool->groups) {
-                if (!whole(g.vertex, at, duration, idle)) continue;
-                for (VertexId item : g.items)
-                    if (free_units(item, at, duration, idle) - used[item] >= req.slots) {
-                        chosen = item;
-                        break;
-                    }
-                if (chosen != kNoVertex) break;
-            }
-            if (chosen == kNoVertex) return std::nullopt;
-            used[chosen] += req.slots;
-            picked.push_back({chosen, req.slots});
-        }
-        a.ctest_groups.push_back(std::move(picked));
-    }
+    if (!request.groups.empty() && !fit_ctest(v, request, at, duration, idle, a)) return std::nullopt;
     return a;
+}
+
+// CTest's bin packing: every requirement on one instance, the largest
+// requirements first, backtracking when an instance choice leaves a later
+// requirement without room (bounded effort; beyond it the worker is
+// treated as not fitting).
+bool PoolMatcher::fit_ctest(const WorkerView& v, const Request& request, int64_t at, int64_t duration, bool idle,
+                            Allocation& a) {
+    struct Need {
+        size_t group, index;
+        int64_t slots;
+        std::vector<VertexId> candidates;
+    };
+    std::vector<Need> needs;
+    std::unordered_map<VertexId, int64_t> room;
+    for (size_t g = 0; g < request.groups.size(); ++g) {
+        for (size_t i = 0; i < request.groups[g].size(); ++i) {
+            const CtestRequirement& r = request.groups[g][i];
+            const WorkerView::TypePool* pool = v.find(resolve(r.type));
+            if (pool == nullptr) return false;
+            Need n{g, i, r.slots, {}};
+            for (auto& grp : pool->groups) {
+                if (!whole(grp.vertex, at, duration, idle)) continue;
+                for (VertexId item : grp.items) {
+                    if (!room.count(item)) room[item] = free_units(item, at, duration, idle);
+                    if (room[item] >= r.slots) n.candidates.push_back(item);
+                }
+            }
+            if (n.candidates.empty()) return false;
+            needs.push_back(std::move(n));
+        }
+    }
+    std::stable_sort(needs.begin(), needs.end(), [](const Need& x, const Need& y) { return x.slots > y.slots; });
+    std::vector<VertexId> chosen(needs.size(), kNoVertex);
+    int64_t effort = 100000;
+    std::function<bool(size_t)> place = [&](size_t k) {
+        if (k == needs.size()) return true;
+        for (VertexId item : needs[k].candidates) {
+            if (--effort < 0) return false;
+            if (room[item] < needs[k].slots) continue;
+            room[item] -= needs[k].slots;
+            chosen[k] = item;
+            if (place(k + 1)) return true;
+            room[item] += needs[k].slots;
+        }
+        return false;
+    };
+    if (!place(0)) return false;
+    a.ctest_groups.assign(request.groups.size(), {});
+    for (size_t g = 0; g < request.groups.size(); ++g) a.ctest_groups[g].resize(request.groups[g].size());
+    for (size_t k = 0; k < needs.size(); ++k) a.ctest_groups[needs[k].group][needs[k].index] = {chosen[k], needs[k].slots};
+    return true;
 }
 
 std::vector<int64_t> PoolMatcher::candidate_times(size_t w, const Request& request) {

@@ -86,6 +86,8 @@ private:
     void refresh();
     std::optional<Allocation> fit(size_t worker, const Request& request, int64_t at, int64_t duration,
                                   bool idle);
+    bool fit_ctest(const WorkerView& v, const Request& request, int64_t at, int64_t duration, bool idle,
+                   Allocation& a);
     int64_t free_units(VertexId v, int64_t at, int64_t duration, bool idle) const;
     bool whole(VertexId v, int64_t at, int64_t duration, bool idle) const;
     std::vector<int64_t> candidate_times(size_t worker, const Request& request) ;
