@@ -118,6 +118,7 @@ std::optional<Allocation> PoolMatcher::fit(size_t w, const Request& request, int
     a.at = at;
     for (const PoolRequest& r : request.pools) {
         TypeId type = resolve(r.name);
+        if (!r.all && r.amount == 0) continue;  // canary's "0 of a type it has"
         const WorkerView::TypePool* pool = v.find(type);
         if (pool == nullptr) return std::nullopt;
         PoolTake take{r.name, type, r.all, {}};

@@ -47,7 +47,7 @@ Result<std::vector<std::string>> split_items(std::string_view text, bool& commas
     return out;
 }
 
-Result<PoolRequest> parse_item(const std::string& item) {
+Result<PoolRequest> parse_item(const std::string& item, bool zero_ok) {
     size_t eq = item.find('=');
     if (eq == std::string::npos) return bad(item, "expected NAME=AMOUNT");
     PoolRequest r;
@@ -64,7 +64,7 @@ Result<PoolRequest> parse_item(const std::string& item) {
     }
     if (amount == "all") {
         r.all = true;
-    } else if (!parse_amount(amount, r.amount) || r.amount < 1) {
+    } else if (!parse_amount(amount, r.amount) || r.amount < (zero_ok ? 0 : 1)) {
         return bad(item, "the amount must be a positive integer up to 2^63-1 or `all`, got '" + amount + "'");
     }
     return r;
@@ -127,7 +127,7 @@ Result<Request> parse_request(std::string_view text) {
     req.canary = commas;
     std::set<std::string> names;
     for (const std::string& item : *items) {
-        auto r = parse_item(item);
+        auto r = parse_item(item, commas);  // canary asks for 0 of a type
         if (!r) return r.error();
         if (!names.insert(r->name).second) return bad(item, "pool " + r->name + " is requested twice");
         req.pools.push_back(*r);

@@ -19,7 +19,7 @@ namespace rq::pools {
 
 struct PoolRequest {
     std::string name;
-    int64_t amount = 0;  // ignored when `all`
+    int64_t amount = 0;  // ignored when `all`; 0 only in canary's form
     bool all = false;
     Strategy strategy = Strategy::kCompact;
 };

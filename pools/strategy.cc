@@ -93,6 +93,16 @@ std::vector<int64_t> tight(int64_t amount, const std::vector<int64_t>& free, int
 
 std::vector<int64_t> scatter(int64_t amount, const std::vector<int64_t>& free) {
     std::vector<int64_t> take(free.size(), 0);
+    int64_t nonempty = 0;
+    for (int64_t f : free) nonempty += f > 0;
+    if (amount <= nonempty) {  // one each from the groups with most free
+        for (size_t g : by_free_desc(free)) {
+            if (amount == 0) break;
+            take[g] = 1;
+            --amount;
+        }
+        return take;
+    }
     // Water-filling: raise a common level until the amount is placed; the
     // groups that cannot reach the level give all they have.
     std::vector<size_t> order = by_free_desc(free);
