@@ -17,6 +17,8 @@
 #include "resource/graph_export.h"
 #include "resource/loader.h"
 #include "pools/env_writer.h"
+#include "pools/pool_graph.h"
+#include "pools/pool_load.h"
 
 namespace rq {
 
@@ -91,6 +93,7 @@ int run_session(const Options& options) {
     TraverserConfig config;
     for (auto& name : options.subsystems) config.subsystems.push_back(session.graph->subsystems().find(name));
     config.prune_filters = options.prune_filters;
+    if (pools::is_pool_format(options.load_format)) config.prune_filters += pools::pool_prune_filters(*session.graph);
     config.flexible = options.traverser == "flexible";
     auto traverser = DfuTraverser::create(*session.graph, *session.store, *session.policy, config);
     if (!traverser)

@@ -102,4 +102,14 @@ Status build_pool_graph(const Machine& machine, ResourceGraph& graph) {
     return ok_status();
 }
 
+std::string pool_prune_filters(const ResourceGraph& graph) {
+    std::string out;
+    for (TypeId t = 0; t < graph.types().size(); ++t) {
+        const std::string& name = graph.types().name(t);
+        if (t == types::kCluster || t == types::kNode || name == kGroupType || graph.by_type(t).empty()) continue;
+        out += ",node:" + name;
+    }
+    return out;
+}
+
 }  // namespace rq::pools

@@ -20,4 +20,9 @@ inline constexpr const char* kGroupType = "group";
 // many vertices (more than 2^31).
 Status build_pool_graph(const Machine& machine, ResourceGraph& graph);
 
+// Pruning filters that make every worker (`node`) track its pool types in
+// aggregate (",node:cpus,node:mem,..."), so that a request skips a full
+// worker in O(log) instead of looking at its items.
+std::string pool_prune_filters(const ResourceGraph& graph);
+
 }  // namespace rq::pools

@@ -112,6 +112,7 @@ bool PoolMatcher::whole(VertexId v, int64_t at, int64_t duration, bool idle) con
 std::optional<Allocation> PoolMatcher::fit(size_t w, const Request& request, int64_t at, int64_t duration, bool idle) {
     VertexId worker = workers_[w];
     if (!whole(worker, at, duration, idle)) return std::nullopt;
+    if (!idle && !may_fit(worker, request, at, duration)) return std::nullopt;
     const WorkerView& v = view(w);
     Allocation a;
     a.worker = worker;
@@ -155,6 +156,22 @@ std::optional<Allocation> PoolMatcher::fit(size_t w, const Request& request, int
     }
     if (!request.groups.empty() && !fit_ctest(v, request, at, duration, idle, a)) return std::nullopt;
     return a;
+}
+
+// The worker's subtree plan, where it tracks a requested type, rules the
+// worker out in O(log) when the type's free total is short.
+bool PoolMatcher::may_fit(VertexId worker, const Request& request, int64_t at, int64_t duration) const {
+    const SubtreePlan* plan = store_.subtree(worker, 0);
+    if (plan == nullptr) return true;
+    for (const PoolRequest& r : request.pools) {
+        int64_t i = plan->plan.index_of(resolve(r.name));
+        if (i < 0) continue;
+        const Planner& p = plan->plan.planner(size_t(i));
+        auto free = p.avail_during(at, duration);
+        if (!free) continue;
+        if (*free < (r.all ? p.total() : r.amount)) return false;
+    }
+    return true;
 }
 
 // CTest's bin packing: every requirement on one instance, the largest

@@ -88,6 +88,7 @@ private:
                                   bool idle);
     bool fit_ctest(const WorkerView& v, const Request& request, int64_t at, int64_t duration, bool idle,
                    Allocation& a);
+    bool may_fit(VertexId worker, const Request& request, int64_t at, int64_t duration) const;
     int64_t free_units(VertexId v, int64_t at, int64_t duration, bool idle) const;
     bool whole(VertexId v, int64_t at, int64_t duration, bool idle) const;
     std::vector<int64_t> candidate_times(size_t worker, const Request& request) ;

@@ -23,7 +23,7 @@ struct Window {
 
 class PoolWorld {
 public:
-    PoolWorld() {
+    explicit PoolWorld(bool prune) {
         Machine m;
         Worker a{"a", {}, 2, true};
         a.pools.push_back(*parse_pool_definition("cpus", "4x4"));
@@ -44,6 +44,7 @@ public:
         policy = std::move(made.value());
         TraverserConfig config;
         config.subsystems = {kContainment};
+        if (prune) config.prune_filters += pool_prune_filters(graph);
         auto created = DfuTraverser::create(graph, store, *policy, config);
         traverser = std::move(created.value());
         matcher = std::make_unique<PoolMatcher>(graph, store, traverser->prune_spec());
@@ -146,8 +147,10 @@ Request random_request(std::mt19937& rng) {
     return r;
 }
 
-TEST(PoolMatcherRandom, NoDoubleBookingAndCancelAllRestores) {
-    PoolWorld world;
+class PoolMatcherRandom : public ::testing::TestWithParam<bool> {};
+
+TEST_P(PoolMatcherRandom, NoDoubleBookingAndCancelAllRestores) {
+    PoolWorld world(GetParam());
     const std::string initial = described(world.store);
     std::mt19937 rng(2024);
     JobId next = 1;
@@ -211,6 +214,8 @@ TEST(PoolMatcherRandom, NoDoubleBookingAndCancelAllRestores) {
     for (auto& [id, unused] : world.jobs) ASSERT_TRUE(world.traverser->cancel(id).ok());
     EXPECT_EQ(described(world.store), initial);
 }
+
+INSTANTIATE_TEST_SUITE_P(WorkerPruning, PoolMatcherRandom, ::testing::Bool());
 
 }  // namespace
 }  // namespace rq::pools

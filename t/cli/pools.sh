@@ -54,6 +54,11 @@ expect_eq "2^32 bytes" "4294967296" "$(values HQ_RESOURCE_REQUEST_mem "$out")"
 expect_contains "2^63-1 is satisfiable" "INFO: Satisfiable request" "$out"
 expect_contains "2^63-1 waits for the others" "SCHEDULED AT=3600" "$out"
 
+# A jobspec `match` on a pool of 2^33 units: qualified counts no longer wrap
+# to 0 (counts themselves stay 32-bit, as the reference's jobspecs).
+out=$(echo "match allocate $D/mem-4g.yaml" | "$RQ" --resource "mem=sum(8589934592)" -d 2>&1)
+expect_contains "match on a 2^33 pool" "INFO: RESOURCES=ALLOCATED" "$out"
+
 # --- canary's example pool and shorthand ----------------------------------
 out=$(printf '%s\n' 'request -F env allocate cpus=4,gpus=4' 'request allocate gpus=1' | \
       "$RQ" -f canary -L "$D/canary.json" -d 2>&1)
