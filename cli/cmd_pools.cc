@@ -74,6 +74,11 @@ Next cmd_request(Session& s, const Args& args) {
         std::cerr << "request: ERROR: " << command.message() << std::endl;
         return Next::kContinue;
     }
+    if (s.traverser->dominant() != kContainment) {
+        // Pools live in the containment tree; so do the records we write.
+        std::cerr << "request: ERROR: requests need containment as the dominant subsystem (-S CA, C+...)" << std::endl;
+        return Next::kContinue;
+    }
     auto request = pools::parse_request(command->text);
     if (!request) {
         std::cerr << "request: ERROR: " << request.message() << std::endl;
