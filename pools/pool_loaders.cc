@@ -27,6 +27,25 @@ Result<YAML::Node> load_yaml(std::string_view text, const std::string& path) {
     }
 }
 
+// A YAML list written as a list (`cpus: [[0, 1], [2, 3]]`) in HyperQueue's
+// syntax, each value quoted; false if a value cannot be quoted.
+bool list_definition(const YAML::Node& node, std::string& out) {
+    out += '[';
+    for (size_t i = 0; i < node.size(); ++i) {
+        if (i) out += ", ";
+        const YAML::Node item = node[i];
+        if (item.IsSequence()) {
+            if (!list_definition(item, out)) return false;
+        } else if (item.IsScalar() && item.Scalar().find('"') == std::string::npos) {
+            out += '"' + item.Scalar() + '"';
+        } else {
+            return false;
+        }
+    }
+    out += ']';
+    return true;
+}
+
 }  // namespace
 
 Result<Machine> machine_from_arguments(const std::vector<std::string>& arguments) {
@@ -76,10 +95,13 @@ Result<Machine> read_hq_workers(std::string_view text, const std::string& path) 
         if (resources) {
             for (auto it = resources.begin(); it != resources.end(); ++it) {
                 std::string name = it->first.as<std::string>("");
-                if (!it->second.IsScalar())
+                std::string definition;
+                if (it->second.IsScalar())
+                    definition = it->second.Scalar();
+                else if (!it->second.IsSequence() || !list_definition(it->second, definition))
                     return bad(path, where + ".resources." + name,
-                               "a definition must be a string such as \"4x8\" or \"sum(1024)\"");
-                auto pool = parse_pool_definition(name, it->second.Scalar());
+                               "a definition must be a string such as \"4x8\" or \"sum(1024)\", or a list");
+                auto pool = parse_pool_definition(name, definition);
                 if (!pool) return bad(path, where + ".resources." + name, pool.message());
                 if (!pools.insert(name).second) return bad(path, where + ".resources." + name, "defined twice");
                 worker.pools.push_back(std::move(*pool));

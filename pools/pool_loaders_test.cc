@@ -30,6 +30,18 @@ TEST(HqWorkers, CountNamesAndPools) {
     EXPECT_EQ(g.size(mem[0]), 5);
 }
 
+TEST(HqWorkers, YamlListsAreDefinitionsToo) {
+    auto m = read_hq_workers("- {name: a, resources: {cpus: [[0, 1], [2]], fpga: [\"x y\", z]}}", "w.yaml");
+    ASSERT_TRUE(m) << m.message();
+    auto& pools = m->workers[0].pools;
+    ASSERT_EQ(pools.size(), 2u);
+    EXPECT_TRUE(pools[0].grouped);
+    EXPECT_EQ(pools[0].groups.size(), 2u);
+    EXPECT_EQ(pools[1].groups[0][0].id, "x y");
+    expect_error(read_hq_workers("- {name: a, resources: {cpus: {x: 1}}}", "w.yaml"),
+                 "workers[0].resources.cpus: a definition must be");
+}
+
 TEST(HqWorkers, ErrorsNameFileAndPlace) {
     expect_error(read_hq_workers("workers: 3", "w.yaml"), "w.yaml: expected a list of workers");
     expect_error(read_hq_workers("- {count: 2}", "w.yaml"), "w.yaml: workers[0]: a worker needs a `name`");
