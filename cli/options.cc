@@ -163,6 +163,11 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
     // Resource pools: --resource alone builds a one-worker machine; hq,
     // canary and ctest read -L; local detects the machine.
     if (!o.pool_resources.empty() && o.load_format == "grug" && !load_file_given) o.load_format = "resource";
+    bool pools = o.load_format == "resource" || o.load_format == "hq" || o.load_format == "canary" ||
+                 o.load_format == "ctest" || o.load_format == "local";
+    if (!o.pool_resources.empty() && !pools)
+        return make_error(Errc::kInvalid, "[ERROR] --resource works alone or with --load-format=hq|canary|ctest|local, not " +
+                                              o.load_format);
     if ((o.load_format == "hq" || o.load_format == "canary" || o.load_format == "ctest") && !load_file_given)
         return make_error(Errc::kInvalid, "[ERROR] --load-format=" + o.load_format + " needs --load-file=FILE");
     if (o.load_format == "local" || o.load_format == "resource") return o;

@@ -98,6 +98,11 @@ expect_contains "find and JGF keep the type" '"type": "gpus/nvidia", "name": "3"
 err=$(echo quit | "$RQ" --resource "cpus=range(3-1)" -d 2>&1)
 expect_contains "bad --resource" "resource pool cpus: range(3-1) ends before it starts" "$err"
 
+err=$(echo quit | "$RQ" -L "$SRC/conf/tiny.graphml" --resource cpus=4 2>&1)
+expect_contains "--resource is not silently ignored" "--resource works alone or with" "$err"
+out=$(printf '%s\n' 'request -F env allocate gpus=1' | "$RQ" -f canary -L "$D/canary.json" --resource "gpus=[x]" -d 2>&1)
+expect_contains "--resource replaces a loaded pool" "CANARY_GPU_IDS='x'" "$out"
+
 # --- a GRUG machine is workers with grouped cpus ----------------------------
 out=$(echo 'request allocate cpus="4 scatter"' | "$RQ" -L "$SRC/conf/tiny.graphml" -d 2>&1)
 expect_contains "GRUG: cores from both sockets" "socket1[1:s]" "$out"
