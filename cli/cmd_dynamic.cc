@@ -42,6 +42,18 @@ void report_remove_error(const Status& removed) {
               << std::endl;
 }
 
+// The errno the reference's JGF reader leaves behind when attach fails
+// (spec/cli.md §5.4): 0 for a repeated id on a reused vertex, EINVAL for
+// everything else (never ENOENT or EEXIST, whatever our reader's category).
+const char* attach_errno_text(const Status& attached) {
+    if (attached.message().rfind("update_vmap:", 0) == 0) return errc_text(Errc::kOk);
+    switch (attached.code()) {
+    case Errc::kNotFound:
+    case Errc::kExists: return errc_text(Errc::kInvalid);
+    default: return errc_text(attached.code());
+    }
+}
+
 }  // namespace
 
 Next cmd_update(Session& s, const Args& args) {
@@ -115,9 +127,11 @@ Next cmd_attach(Session& s, const Args& args) {
     }
     Status attached = s.traverser->attach(text);
     if (!attached.ok()) {
+        std::string message = attached.message();
+        if (message.empty() || message.back() != '\n') message += '\n';
         std::cerr << "ERROR: can't attach JGF subgraph \n"
-                  << "ERROR: add_subgraph: ERROR: add subgraph error: " << errc_text(attached.code()) << "\n"
-                  << "add_subgraph: ERROR: reader returned error: " << attached.message() << "\n"
+                  << "ERROR: add_subgraph: ERROR: add subgraph error: " << attach_errno_text(attached) << "\n"
+                  << "add_subgraph: ERROR: reader returned error: " << message << "\n"
                   << std::endl;
     }
     return Next::kContinue;
