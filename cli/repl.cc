@@ -77,9 +77,12 @@ int run_session(const Options& options) {
     auto start = std::chrono::steady_clock::now();
     session.graph = std::make_unique<ResourceGraph>();
     Status loaded = load_graph(request, *session.graph);
-    if (!loaded)
-        return fail_startup("resource_query_t: ERROR: " + loaded.message() +
-                            "\nERROR: error generating resources\n");
+    if (!loaded) {
+        fail_startup("resource_query_t: ERROR: " + loaded.message() + "\nERROR: error generating resources\n");
+        // The reference's text says neither where nor what: we add it.
+        if (!loaded.error().detail.empty()) std::cerr << "  " << loaded.error().detail << std::endl;
+        return 1;
+    }
     double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     session.store = std::make_unique<ScheduleStore>();
     auto policy = make_policy(options.match_policy);

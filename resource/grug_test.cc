@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <sstream>
 
 namespace rq {
@@ -198,6 +200,72 @@ TEST(GrugErrors, NonNumericSizeGivesTheReferenceMessage) {
                         "bad.graphml");
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.message(), kGrugReadError);
+}
+
+// Line of `needle` in the recipe built from `body` (1-based).
+int line_of(const std::string& body, const std::string& needle) {
+    std::string text = recipe_xml(body);
+    size_t at = text.find(needle);
+    EXPECT_NE(at, std::string::npos) << needle;
+    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + at, '\n'));
+}
+
+TEST(GrugErrors, MalformedXmlDetailNamesFileAndLine) {
+    auto r = parse_grug("<graphml>\n<graph>\n<node id=\"x></graph>", "bad.graphml");
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.message(), kGrugReadError);
+    EXPECT_EQ(r.error().detail.rfind("bad.graphml:3: malformed XML: ", 0), 0u) << r.error().detail;
+    auto no_graphml = parse_grug("<graph/>", "bad.graphml");
+    ASSERT_FALSE(no_graphml.ok());
+    EXPECT_EQ(no_graphml.error().detail, "bad.graphml: no <graphml> element at the top");
+}
+
+TEST(GrugErrors, BadValueDetailNamesFileLineElementAndKey) {
+    std::string body = root_node("c", "cluster", "c") + node("n", "node", "<data key=\"size\">big</data>") +
+                       node("m", "memory") + edge("c", "n", "") + edge("n", "m", "<data key=\"multi_scale\">2x</data>");
+    auto r = parse_grug(recipe_xml(body), "bad.graphml");
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.message(), kGrugReadError);  // the reference's words
+    EXPECT_EQ(r.error().detail, "bad.graphml:" + std::to_string(line_of(body, "<data key=\"size\">big")) +
+                                    ": node \"n\": key \"size\": \"big\" is not a whole number");
+
+    body = root_node("c", "cluster", "c") + node("n", "node") + edge("c", "n", "") +
+           "<edge id=\"e7\" source=\"n\" target=\"c\"><data key=\"multi_scale\">2x</data></edge>\n";
+    r = parse_grug(recipe_xml(body), "bad.graphml");
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().detail, "bad.graphml:" + std::to_string(line_of(body, "<data key=\"multi_scale\">2x")) +
+                                    ": edge \"e7\": key \"multi_scale\": \"2x\" is not an integer");
+
+    // An edge without id is found by its source and target.
+    body = root_node("c", "cluster", "c") + node("n", "node") + edge("c", "n", "<data key=\"id_start\">x</data>");
+    r = parse_grug(recipe_xml(body), "bad.graphml");
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().detail, "bad.graphml:" + std::to_string(line_of(body, "<data key=\"id_start\">x")) +
+                                    ": edge \"c->n\": key \"id_start\": \"x\" is not an integer");
+}
+
+TEST(GrugErrors, BadKeyDefaultNamesTheKeyDeclaration) {
+    std::string text = recipe_xml(root_node("c", "cluster", "c"));
+    size_t at = text.find("<default>1</default>");
+    ASSERT_NE(at, std::string::npos);
+    text.replace(at, 20, "<default>one</default>");
+    auto r = parse_grug(text, "bad.graphml");
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().detail, "bad.graphml:" + std::to_string(1 + std::count(text.begin(), text.begin() + at, '\n')) +
+                                    ": default of <key id=\"size\">: key \"size\": \"one\" is not a whole number");
+}
+
+// The reference accepts it and builds a resource nothing can use.
+TEST(GrugErrors, NegativeSizeIsRefusedWithFileLineAndKey) {
+    std::string body = root_node("c", "cluster", "c") + node("m", "memory", "<data key=\"size\">-4</data>") +
+                       edge("c", "m", "");
+    auto r = parse_grug(recipe_xml(body), "bad.graphml");
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.message(), "bad.graphml:" + std::to_string(line_of(body, "<data key=\"size\">-4")) +
+                               ": node \"m\": key \"size\": -4 is negative; a size is 0 or more");
+    EXPECT_TRUE(parse_grug(recipe_xml(root_node("c", "cluster", "c") + node("m", "memory", "<data key=\"size\">0</data>")),
+                           "ok.graphml")
+                    .ok());
 }
 
 TEST(GrugErrors, UndeclaredKeyNamesFileAndElement) {
