@@ -86,15 +86,22 @@ int run_session(const Options& options) {
     double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     session.store = std::make_unique<ScheduleStore>();
     auto policy = make_policy(options.match_policy);
-    if (!policy) return fail_startup("resource_query_t: ERROR: can't create matcher\n");
+    if (!policy) {
+        fail_startup("resource_query_t: ERROR: can't create matcher\n");
+        std::cerr << "  " << policy.message() << std::endl;  // what the reference leaves out
+        return 1;
+    }
     session.policy = std::move(*policy);
     TraverserConfig config;
     for (auto& name : options.subsystems) config.subsystems.push_back(session.graph->subsystems().find(name));
     config.prune_filters = options.prune_filters;
     config.flexible = options.traverser == "flexible";
     auto traverser = DfuTraverser::create(*session.graph, *session.store, *session.policy, config);
-    if (!traverser)
-        return fail_startup("initialize_matchers_and_traversers: ERROR: " + traverser.message() + "\n");
+    if (!traverser) {
+        fail_startup("initialize_matchers_and_traversers: ERROR: " + traverser.message() + "\n");
+        if (!traverser.error().detail.empty()) std::cerr << "  " << traverser.error().detail << std::endl;
+        return 1;
+    }
     session.traverser = std::move(*traverser);
     auto writer = make_writer(options.match_format);
     if (!writer) return fail_startup("resource_query_t: ERROR: " + writer.message() + "\n");

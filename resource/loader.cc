@@ -7,7 +7,43 @@
 
 namespace rq {
 
+namespace {
+
+Status load_by_format(const LoadRequest& request, ResourceGraph& graph);
+
+// What the file looks like, for a hint when -f names another format.
+std::string format_hint(const LoadRequest& request) {
+    size_t start = request.text.find_first_not_of(" \t\r\n");
+    if (start == std::string::npos) return "; the file is empty";
+    char first = request.text[start];
+    bool json_format = request.format != "grug" && request.format != "hwloc";
+    if (first == '<' && json_format) {
+        bool graphml = request.text.find("<graphml") != std::string::npos;
+        return std::string("; it looks like XML") +
+               (graphml ? " (a GraphML recipe: -f grug)" : " (a GraphML recipe is -f grug, hwloc XML -f hwloc)");
+    }
+    if ((first == '{' || first == '[') && !json_format)
+        return "; it looks like JSON (JGF: -f jgf, an R document: -f rv1exec)";
+    return "";
+}
+
+}  // namespace
+
 Status load_graph(const LoadRequest& request, ResourceGraph& graph) {
+    Status loaded = load_by_format(request, graph);
+    if (loaded.ok() || request.local_machine) return loaded;
+    Error error = loaded.error();
+    std::string hint = format_hint(request);
+    if (!error.detail.empty())
+        error.detail += hint;
+    else if (!hint.empty() || error.message.find(request.path) == std::string::npos)
+        error.detail = request.path + ": cannot be loaded as -f " + request.format + hint;
+    return error;
+}
+
+namespace {
+
+Status load_by_format(const LoadRequest& request, ResourceGraph& graph) {
     if (request.format == "grug") {
         auto recipe = parse_grug(request.text, request.path);
         if (!recipe) return recipe.error();
@@ -35,5 +71,7 @@ Status load_graph(const LoadRequest& request, ResourceGraph& graph) {
     graph.types().freeze();
     return ok_status();
 }
+
+}  // namespace
 
 }  // namespace rq

@@ -20,6 +20,9 @@ struct LoadRequest {
 
 // Fills `graph`. The error message is the reader's own text; the CLI frames
 // it as the reference does (": Runtime error: resource_query_t: ERROR: ...").
+// When the reader's text does not name the file (JSON readers say
+// "<string>@1:0"), the error's detail does, with a hint when the content
+// looks like another format (a GraphML file given to -f jgf).
 Status load_graph(const LoadRequest& request, ResourceGraph& graph);
 
 }  // namespace rq
