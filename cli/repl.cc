@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "cli/command_table.h"
+#include "cli/load_progress.h"
 #include "utilities/file.h"
 #include "resource/graph_export.h"
 #include "resource/loader.h"
@@ -76,7 +77,10 @@ int run_session(const Options& options) {
         return fail_startup("resource_query_t: ERROR: can't read " + options.load_file + "\n");
     auto start = std::chrono::steady_clock::now();
     session.graph = std::make_unique<ResourceGraph>();
+    LoadProgress progress(options.load_file, isatty(STDERR_FILENO));
+    request.progress = progress.callback();
     Status loaded = load_graph(request, *session.graph);
+    progress.finish();
     if (!loaded) {
         fail_startup("resource_query_t: ERROR: " + loaded.message() + "\nERROR: error generating resources\n");
         // The reference's text says neither where nor what: we add it.

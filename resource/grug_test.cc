@@ -316,5 +316,54 @@ TEST(GrugErrors, NegativeMultiScale) {
     EXPECT_NE(s.message().find("negative multi_scale"), std::string::npos);
 }
 
+// ---- resource limits -----------------------------------------------------------
+
+TEST(GrugLimits, TooBigForMemoryIsRefusedWithCountAndEstimate) {
+    GrugLimits limits;
+    limits.memory_bytes = uint64_t{8} << 30;  // 8 GiB: half is 4 GiB, about 10.7 million vertices
+    EXPECT_TRUE(check_grug_size(10'000'000, limits).ok());
+    Status s = check_grug_size(50'000'001, limits);
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.code(), Errc::kNoMemory);
+    EXPECT_EQ(s.message(),
+              "the recipe would generate 50,000,001 vertices, about 18.6 GiB of memory (400 bytes per vertex): "
+              "more than half of the 8.0 GiB this machine has");
+    limits.memory_bytes = 0;  // unknown: only the id space limits
+    EXPECT_TRUE(check_grug_size(50'000'001, limits).ok());
+    Status ids = check_grug_size(1e12, limits);
+    ASSERT_FALSE(ids.ok());
+    EXPECT_EQ(ids.code(), Errc::kRange);
+    EXPECT_EQ(ids.message(),
+              "the recipe would generate 1,000,000,000,000 vertices, about 372529.0 GiB of memory (400 bytes per "
+              "vertex): more than the limit of 2,000,000,000 vertices");
+}
+
+TEST(GrugLimits, RefusedBeforeGeneratingAnything) {
+    auto recipe = parse_grug(recipe_xml(root_node("c", "cluster", "c") + node("n", "node") + edge("c", "n", scale(50'000'000))),
+                             "big.graphml");
+    ASSERT_TRUE(recipe.ok());
+    GrugLimits limits;
+    limits.memory_bytes = uint64_t{1} << 30;
+    ResourceGraph g;
+    Status s = load_grug(*recipe, g, limits);
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.message().find("50,000,001 vertices"), std::string::npos) << s.message();
+    EXPECT_EQ(g.num_vertices(), 0u);
+}
+
+TEST(GrugLimits, ProgressIsReportedWhileGenerating) {
+    auto recipe = parse_grug(recipe_xml(root_node("c", "cluster", "c") + node("n", "core") + edge("c", "n", scale(200'000))),
+                             "wide.graphml");
+    ASSERT_TRUE(recipe.ok());
+    std::vector<std::pair<size_t, size_t>> calls;
+    GrugLimits limits;
+    limits.progress = [&](size_t done, size_t total) { calls.emplace_back(done, total); };
+    ResourceGraph g;
+    ASSERT_TRUE(load_grug(*recipe, g, limits).ok());
+    EXPECT_EQ(g.num_vertices(), 200'001u);
+    ASSERT_EQ(calls.size(), 4u);  // every 2^16 vertices: 0, 65536, 131072, 196608
+    EXPECT_EQ(calls.back(), (std::pair<size_t, size_t>{196'608, 200'001}));
+}
+
 }  // namespace
 }  // namespace rq

@@ -4,6 +4,9 @@
 #include "resource/hwloc_reader.h"
 #include "resource/jgf_reader.h"
 #include "resource/rv1exec_reader.h"
+#include "utilities/memory.h"
+
+#include <new>
 
 namespace rq {
 
@@ -30,7 +33,13 @@ std::string format_hint(const LoadRequest& request) {
 }  // namespace
 
 Status load_graph(const LoadRequest& request, ResourceGraph& graph) {
-    Status loaded = load_by_format(request, graph);
+    Status loaded;
+    try {
+        loaded = load_by_format(request, graph);
+    } catch (const std::bad_alloc&) {
+        loaded = make_error(Errc::kNoMemory, "out of memory after " + std::to_string(graph.num_vertices()) +
+                                                 " vertices while loading " + request.path);
+    }
     if (loaded.ok() || request.local_machine) return loaded;
     Error error = loaded.error();
     std::string hint = format_hint(request);
@@ -48,7 +57,10 @@ Status load_by_format(const LoadRequest& request, ResourceGraph& graph) {
         auto recipe = parse_grug(request.text, request.path);
         if (!recipe) return recipe.error();
         RQ_TRY(validate_recipe(*recipe, request.path));
-        RQ_TRY(load_grug(*recipe, graph));
+        GrugLimits limits;
+        limits.memory_bytes = usable_memory_bytes();
+        limits.progress = request.progress;
+        RQ_TRY(load_grug(*recipe, graph, limits));
         graph.types().freeze();
         return ok_status();
     }

@@ -42,6 +42,15 @@ sed 's|<edge source="rack" target="node">|<edge id="r2n" source="rack" target="n
 expect_eq "unknown gen_method exit" 1 "$status"
 expect_contains "unknown gen_method message" "clone.graphml: edge \"r2n\": unknown gen_method \"CLONE\"" "$(cat err)"
 
+# a recipe far too big is refused at once with its vertex count and memory
+# estimate (the reference runs out of memory, or appears to hang)
+sed 's|<edge source="rack" target="node"><data key="id_scope">1</data><data key="multi_scale">2</data>|<edge source="rack" target="node"><data key="id_scope">1</data><data key="multi_scale">1000000</data>|; s|<edge source="socket" target="core"><data key="id_scope">1</data><data key="multi_scale">8</data>|<edge source="socket" target="core"><data key="id_scope">1</data><data key="multi_scale">1000000</data>|' \
+    "$SRC/conf/tiny.graphml" >huge.graphml
+"$RQ" -L huge.graphml </dev/null >/dev/null 2>err; status=$?
+expect_eq "huge recipe exit" 1 "$status"
+expect_contains "huge recipe message" "ERROR: the recipe would generate 2,000,009,000,002 vertices, about 745061.4 GiB of memory (400 bytes per vertex): more than the limit of 2,000,000,000 vertices" "$(cat err)"
+expect_contains "huge recipe names the file" "  huge.graphml: cannot be loaded as -f grug" "$(cat err)"
+
 # -g graphml -o: the written graph has every vertex and edge
 echo quit | "$RQ" -L "$SRC/conf/medium.graphml" -g graphml -o medium >/dev/null 2>&1 || fail "-g graphml"
 expect_eq "graphml vertices" 3781 "$(grep -c '<node ' medium.graphml)"
