@@ -78,7 +78,8 @@ double estimate_grug_vertices(const Recipe& recipe);
 
 // Refuses `vertices` beyond the id space or half the usable memory, with
 // the count and the memory estimate in the message.
-Status check_grug_size(double vertices, const GrugLimits& limits);
+// `source` names what is loaded in the message ("the recipe" for GRUG).
+Status check_grug_size(double vertices, const GrugLimits& limits, const std::string& source = "the recipe");
 
 // Expands `recipe` into `graph` (spec/grug.md §2-§5). Type and subsystem
 // names are interned in document order first. Fails, before creating

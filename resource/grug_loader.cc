@@ -219,9 +219,9 @@ std::string gib(double bytes) {
 
 }  // namespace
 
-Status check_grug_size(double vertices, const GrugLimits& limits) {
+Status check_grug_size(double vertices, const GrugLimits& limits, const std::string& source) {
     const double bytes = vertices * kBytesPerVertex;
-    const std::string what = "the recipe would generate " + with_commas(vertices) + " vertices, about " + gib(bytes) +
+    const std::string what = source + " would generate " + with_commas(vertices) + " vertices, about " + gib(bytes) +
                              " of memory (" + std::to_string(static_cast<int>(kBytesPerVertex)) +
                              " bytes per vertex)";
     if (vertices > limits.max_vertices)

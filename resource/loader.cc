@@ -6,6 +6,7 @@
 #include "resource/rv1exec_reader.h"
 #include "utilities/memory.h"
 
+#include <algorithm>
 #include <new>
 
 namespace rq {
@@ -69,7 +70,10 @@ Status load_by_format(const LoadRequest& request, ResourceGraph& graph) {
     if (request.format == "jgf" || request.format == "jgf_shorthand") {
         RQ_TRY(read_jgf(request.text, graph));
     } else if (request.format == "rv1exec" || request.format == "rv1exec_force") {
-        RQ_TRY(read_rv1exec(request.text, graph));
+        double max_vertices = 2.0e9;
+        if (uint64_t memory = usable_memory_bytes(); memory > 0)
+            max_vertices = std::min(max_vertices, memory / 2.0 / kBytesPerVertex);
+        RQ_TRY(read_rv1exec(request.text, graph, max_vertices));
     } else if (request.format == "hwloc") {
         auto allowlist = TypeAllowlist::parse(request.allowlist);
         if (request.local_machine)
