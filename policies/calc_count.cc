@@ -3,9 +3,8 @@
 
 namespace rq {
 
-uint32_t calc_count(const JobResource& r, int64_t qualified) {
+uint32_t calc_count(const JobResource& r, uint32_t q) {
     const Count& c = r.count;
-    const uint32_t q = qualified <= 0 ? 0 : qualified >= int64_t(UINT32_MAX) ? UINT32_MAX : uint32_t(qualified);
     if (c.min > c.max || c.min > q) return 0;
     switch (c.op) {
     case '+': {

@@ -53,10 +53,8 @@ Result<std::unique_ptr<MatchPolicy>> make_policy(const std::string& spec);
 
 // calc_count (policies.md §1): how many units of `r` to take when `q`
 // qualified units are available. 32-bit unsigned arithmetic, as the
-// reference, except that `q` saturates at 2^32-1 instead of wrapping: a
-// pool of 2^32 units or more (memory in bytes) can still serve any count a
-// jobspec can express.
-uint32_t calc_count(const JobResource& r, int64_t q);
+// reference.
+uint32_t calc_count(const JobResource& r, uint32_t q);
 inline uint32_t effective_max(const JobResource& r) { return calc_count(r, UINT32_MAX); }
 
 // The comparators of policies.md §2.
