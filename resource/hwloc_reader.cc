@@ -513,6 +513,30 @@ std::string read_tail(int fd, size_t keep) {
     return tail;
 }
 
+}  // namespace
+
+Status hwloc_child_verdict(int status, std::string_view printed, const std::string& where) {
+    std::string reason = hwloc_reason(printed);
+    if (WIFSIGNALED(status))
+        return hwloc_error(where + ": hwloc crashed loading it (" + strsignal(WTERMSIG(status)) +
+                           "): malformed hwloc topology");
+    if (!WIFEXITED(status)) return hwloc_error(where + ": the hwloc loader process vanished");
+    switch (WEXITSTATUS(status)) {
+    case kChildLoaded: return ok_status();
+    case kChildCannotLoad:
+        return hwloc_error(where + ": hwloc cannot load it: " +
+                           (reason.empty() ? "malformed XML or not an hwloc topology" : reason));
+    case kChildCannotInit: return hwloc_error(where + ": cannot set up an hwloc topology to load it");
+    default:
+        // A sanitizer or the C++ runtime ended the child (its report, or
+        // the end of it, is the reason).
+        return hwloc_error(where + ": hwloc crashed loading it (the loader process exited with status " +
+                           std::to_string(WEXITSTATUS(status)) + (reason.empty() ? "" : ": " + reason) + ")");
+    }
+}
+
+namespace {
+
 // Loads `text` in a child process. If hwloc loaded it there: the topology
 // the child left in `spot`, or a null one (this process must parse the
 // file itself, which is then known to be safe). Otherwise an error naming
@@ -556,23 +580,8 @@ Result<Topology> load_in_child(const std::string& text, const std::string& where
     }
     ChildOutcome outcome = adopt_shared_topology(spot);
     if (outcome.loaded) return Topology(outcome.topology);  // even if the copy then crashed
-    std::string reason = hwloc_reason(printed);
-    if (WIFSIGNALED(status))
-        return hwloc_error(where + ": hwloc crashed loading it (" + strsignal(WTERMSIG(status)) +
-                           "): malformed hwloc topology");
-    if (!WIFEXITED(status)) return hwloc_error(where + ": the hwloc loader process vanished");
-    switch (WEXITSTATUS(status)) {
-    case kChildLoaded: return Topology();  // no memory file: parse here
-    case kChildCannotLoad:
-        return hwloc_error(where + ": hwloc cannot load it: " +
-                           (reason.empty() ? "malformed XML or not an hwloc topology" : reason));
-    case kChildCannotInit: return hwloc_error(where + ": cannot set up an hwloc topology to load it");
-    default:
-        // A sanitizer or the C++ runtime ended the child (its report, or
-        // the end of it, is the reason).
-        return hwloc_error(where + ": hwloc crashed loading it (the loader process exited with status " +
-                           std::to_string(WEXITSTATUS(status)) + (reason.empty() ? "" : ": " + reason) + ")");
-    }
+    RQ_TRY(hwloc_child_verdict(status, printed, where));
+    return Topology();  // loaded, but no memory file: parse here
 }
 
 // Runs `load` with this process's standard error sent to /dev/null: hwloc

@@ -68,6 +68,14 @@ private:
 Status read_hwloc_xml(std::string_view xml, std::string_view source_name, const TypeAllowlist& allowlist,
                       ResourceGraph& graph);
 
+// How the reader reports the end of its hwloc loader child: `status` as
+// waitpid() gives it, `printed` the end of what the child printed (hwloc's
+// messages with HWLOC_XML_VERBOSE=1, or a sanitizer's report). Exit
+// status 0 (loaded) is ok; 71 (hwloc refused the file) gives hwloc's
+// reason; a signal, or any other status (AddressSanitizer and UBSan exit
+// with 1), is a crash. Exposed for tests.
+Status hwloc_child_verdict(int status, std::string_view printed, const std::string& where);
+
 // Detects the topology of the machine this process runs on (restricted to
 // what the process may use, as hwloc does by default) and adds it the same
 // way. Does not recount `nodes_up`.
