@@ -378,7 +378,8 @@ void ask_hwloc_for_reasons() {
 struct SharedSpot {
     int fd = -1;
     void* address = nullptr;
-    size_t capacity = 0;  // bytes reserved at `address`
+    size_t capacity = 0;  // bytes for hwloc's copy at `address`, followed
+                          // by as many reserved inaccessible bytes (a guard)
     size_t page = 4096;
 };
 
@@ -390,6 +391,8 @@ struct SharedHeader {
 };
 constexpr uint64_t kSharedMagic = 0x7271687769746f70;  // "rqhwtop"
 
+size_t shared_room_for_tests = 0;  // see set_hwloc_shared_room_for_tests()
+
 // Reserves (without committing memory) room for a topology built from a
 // `text_size`-byte XML file; a spot with fd -1 when it cannot.
 SharedSpot reserve_shared_spot(size_t text_size) {
@@ -397,14 +400,15 @@ SharedSpot reserve_shared_spot(size_t text_size) {
     spot.page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
     // hwloc's objects take about 5 times the room of their XML (a 4.5 MB
     // export of 8,192 PUs: 23 MB); only the pages written cost memory.
-    spot.capacity = (text_size * 16 + (size_t(64) << 20) + spot.page - 1) / spot.page * spot.page;
-    void* reserved = mmap(nullptr, spot.capacity, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    size_t room = shared_room_for_tests != 0 ? shared_room_for_tests : text_size * 16 + (size_t(64) << 20);
+    spot.capacity = (room + spot.page - 1) / spot.page * spot.page;
+    void* reserved = mmap(nullptr, 2 * spot.capacity, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (reserved == MAP_FAILED) return spot;
     spot.fd = memfd_create("rq-hwloc-topology", MFD_CLOEXEC);
     if (spot.fd < 0 || ftruncate(spot.fd, static_cast<off_t>(spot.page + spot.capacity)) != 0) {
         if (spot.fd >= 0) close(spot.fd);
         spot.fd = -1;
-        munmap(reserved, spot.capacity);
+        munmap(reserved, 2 * spot.capacity);
         return spot;
     }
     spot.address = reserved;
@@ -412,7 +416,7 @@ SharedSpot reserve_shared_spot(size_t text_size) {
 }
 
 void release_shared_spot(SharedSpot& spot) {
-    if (spot.address != nullptr) munmap(spot.address, spot.capacity);
+    if (spot.address != nullptr) munmap(spot.address, 2 * spot.capacity);
     if (spot.fd >= 0) close(spot.fd);
     spot = SharedSpot();
 }
@@ -425,34 +429,35 @@ bool write_header(const SharedSpot& spot, uint64_t shared) {
 // In the child, once hwloc loaded the file: records that, then has hwloc
 // copy `topology` into the spot. The copy is given the whole reservation
 // rather than hwloc_shmem_topology_get_length()'s figure (computing it is
-// a second full copy); hwloc does not check that bound, so a topology
-// larger than the reservation crashes here, after the record: the parent
-// then parses the file itself.
+// a second full copy). hwloc does not check that bound: a topology larger
+// than the room writes into the guard after it and crashes the child
+// here, after the record; the parent then parses the file itself.
 void share_topology(hwloc_topology_t topology, const SharedSpot& spot) {
     if (spot.fd < 0 || !write_header(spot, 0)) return;
-    munmap(spot.address, spot.capacity);  // the child's copy of the reservation: hwloc maps the file there
+    munmap(spot.address, spot.capacity);  // the child's copy of the room (not the guard): hwloc maps the file there
     if (hwloc_shmem_topology_write(topology, spot.fd, spot.page, spot.address, spot.capacity, 0) != 0) return;
     write_header(spot, 1);
 }
 
-// In this process, after the child ended: whether hwloc loaded the file
-// there, and the topology it left in `spot` (nullptr: none).
+// In this process, after the child ended (`exited_ok`: with status 0):
+// whether hwloc loaded the file there, and the topology it left in `spot`
+// (nullptr: none). Releases the spot.
 struct ChildOutcome {
     bool loaded = false;
     hwloc_topology_t topology = nullptr;
 };
-ChildOutcome adopt_shared_topology(SharedSpot& spot) {
+ChildOutcome adopt_shared_topology(SharedSpot& spot, bool exited_ok) {
     ChildOutcome outcome;
     SharedHeader header{};
     if (spot.fd >= 0 && pread(spot.fd, &header, sizeof header, 0) == static_cast<ssize_t>(sizeof header) &&
         header.magic == kSharedMagic) {
         outcome.loaded = header.loaded == 1;
-        if (header.shared == 1) {
-            munmap(spot.address, spot.capacity);  // free the range for hwloc's mapping; nothing runs in between
-            void* address = spot.address;
-            spot.address = nullptr;
-            if (hwloc_shmem_topology_adopt(&outcome.topology, spot.fd, spot.page, address, spot.capacity, 0) != 0)
+        if (header.shared == 1 && exited_ok) {
+            munmap(spot.address, spot.capacity);  // free the room for hwloc's mapping; nothing runs in between
+            if (hwloc_shmem_topology_adopt(&outcome.topology, spot.fd, spot.page, spot.address, spot.capacity, 0) != 0)
                 outcome.topology = nullptr;
+            munmap(static_cast<char*>(spot.address) + spot.capacity, spot.capacity);  // the guard
+            spot.address = nullptr;  // nothing left reserved
         }
     }
     release_shared_spot(spot);
@@ -514,6 +519,8 @@ std::string read_tail(int fd, size_t keep) {
 }
 
 }  // namespace
+
+void set_hwloc_shared_room_for_tests(size_t bytes) { shared_room_for_tests = bytes; }
 
 Status hwloc_child_verdict(int status, std::string_view printed, const std::string& where) {
     std::string reason = hwloc_reason(printed);
@@ -578,7 +585,7 @@ Result<Topology> load_in_child(const std::string& text, const std::string& where
             return hwloc_error(where + ": lost the hwloc loader process: " + std::strerror(error));
         }
     }
-    ChildOutcome outcome = adopt_shared_topology(spot);
+    ChildOutcome outcome = adopt_shared_topology(spot, WIFEXITED(status) && WEXITSTATUS(status) == kChildLoaded);
     if (outcome.loaded) return Topology(outcome.topology);  // even if the copy then crashed
     RQ_TRY(hwloc_child_verdict(status, printed, where));
     return Topology();  // loaded, but no memory file: parse here

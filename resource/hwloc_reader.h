@@ -82,6 +82,12 @@ Status read_hwloc_xml(std::string_view xml, std::string_view source_name, const 
 // with 1), is a crash. Exposed for tests.
 Status hwloc_child_verdict(int status, std::string_view printed, const std::string& where);
 
+// Test hook: the room (bytes) read_hwloc_xml() gives the loader child for
+// its copy of the topology; 0 restores the default (16 times the file
+// plus 64 MiB). A topology that does not fit crashes the child's copy,
+// after it proved the file safe: this process then parses the file.
+void set_hwloc_shared_room_for_tests(size_t bytes);
+
 // Detects the topology of the machine this process runs on (restricted to
 // what the process may use, as hwloc does by default) and adds it the same
 // way. Does not recount `nodes_up`.

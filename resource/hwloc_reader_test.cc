@@ -460,6 +460,22 @@ TEST(HwlocReader, HostNumberBeyondInt64Fails) {
               "int64.");
 }
 
+TEST(HwlocReader, TopologyLargerThanTheSharedRoomIsParsedHere) {
+    ResourceGraph reference;
+    ASSERT_TRUE(read_hwloc_xml(tiny_xml(tiny_io()), "tiny.xml", TypeAllowlist(), reference).ok());
+    set_hwloc_shared_room_for_tests(4096);  // one page: hwloc's copy overflows into the guard
+    ResourceGraph g;
+    Status s = read_hwloc_xml(tiny_xml(tiny_io()), "tiny.xml", TypeAllowlist(), g);
+    set_hwloc_shared_room_for_tests(0);
+    ASSERT_TRUE(s.ok()) << s.message();
+    EXPECT_EQ(tree(g), tree(reference));
+    // A refusal is still hwloc's own.
+    set_hwloc_shared_room_for_tests(4096);
+    std::string message = error_of("not xml");
+    set_hwloc_shared_room_for_tests(0);
+    EXPECT_EQ(message, "hwloc_reader: in.xml: hwloc cannot load it: malformed XML or not an hwloc topology");
+}
+
 TEST(HwlocReader, LoaderDispatch) {
     LoadRequest request;
     request.format = "hwloc";
