@@ -142,7 +142,7 @@ DfuTraverser::Classified DfuTraverser::classify(VertexId u, const std::vector<Jo
         if (match == nullptr) {
             c.kind = Kind::kPristineNone;  // walked through, as prefix omission does
             c.next = &resources;
-            c.pristine = false;
+            c.pristine = pristine;  // unchanged: only the failing case differs
             return c;
         }
     }
