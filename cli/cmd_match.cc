@@ -73,7 +73,7 @@ Result<Jobspec> cached_parse(Session& s, const std::string& text) {
 Attempt match_one(Session& s, MatchOp op, const std::string& path) {
     const int64_t jobid = s.next_jobid;
     std::string& text = s.read_buffer;
-    if (!read_file(path, text)) {
+    if (!s.read_input(path, text)) {
         std::cerr << "ERROR: can't open " << path << std::endl;
         return Attempt::kUnreadable;
     }

@@ -16,6 +16,7 @@
 #include "utilities/file.h"
 #include "resource/graph_export.h"
 #include "resource/loader.h"
+#include "state/session_state.h"
 
 namespace rq {
 
@@ -63,27 +64,24 @@ private:
 
 }  // namespace
 
-int run_session(const Options& options) {
-    Session session;
+Status init_session(Session& session, const Options& options, const std::string& source_text) {
     session.options = options;
-
     LoadRequest request;
     request.format = options.load_format;
     request.path = options.load_file;
     request.allowlist = options.load_allowlist;
     request.local_machine = options.load_local_machine;
-    if (!request.local_machine && !read_file(options.load_file, request.text))
-        return fail_startup("resource_query_t: ERROR: can't read " + options.load_file + "\n");
+    request.text = source_text;
     auto start = std::chrono::steady_clock::now();
     session.graph = std::make_unique<ResourceGraph>();
     Status loaded = load_graph(request, *session.graph);
     if (!loaded)
-        return fail_startup("resource_query_t: ERROR: " + loaded.message() +
-                            "\nERROR: error generating resources\n");
+        return make_error(Errc::kInvalid, "resource_query_t: ERROR: " + loaded.message() +
+                                              "\nERROR: error generating resources\n");
     double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     session.store = std::make_unique<ScheduleStore>();
     auto policy = make_policy(options.match_policy);
-    if (!policy) return fail_startup("resource_query_t: ERROR: can't create matcher\n");
+    if (!policy) return make_error(Errc::kInvalid, "resource_query_t: ERROR: can't create matcher\n");
     session.policy = std::move(*policy);
     TraverserConfig config;
     for (auto& name : options.subsystems) config.subsystems.push_back(session.graph->subsystems().find(name));
@@ -91,12 +89,31 @@ int run_session(const Options& options) {
     config.flexible = options.traverser == "flexible";
     auto traverser = DfuTraverser::create(*session.graph, *session.store, *session.policy, config);
     if (!traverser)
-        return fail_startup("initialize_matchers_and_traversers: ERROR: " + traverser.message() + "\n");
+        return make_error(Errc::kInvalid, "initialize_matchers_and_traversers: ERROR: " + traverser.message() + "\n");
     session.traverser = std::move(*traverser);
     auto writer = make_writer(options.match_format);
-    if (!writer) return fail_startup("resource_query_t: ERROR: " + writer.message() + "\n");
+    if (!writer) return make_error(Errc::kInvalid, "resource_query_t: ERROR: " + writer.message() + "\n");
     session.writer = std::move(*writer);
     if (options.elapse_time) print_graph_stats(*session.graph, load_seconds);
+    return Status();
+}
+
+int run_session(const Options& given) {
+    Session session;
+    Options options = given;
+    std::string source_text;
+    if (!options.load_local_machine && !read_file(options.load_file, source_text) && options.state_file.empty())
+        return fail_startup("resource_query_t: ERROR: can't read " + options.load_file + "\n");
+    // A saved session (-f db, or a file with SQLite's header) or --state.
+    if (state::is_state_request(options, source_text)) {
+        Status resumed = state::start_session(session, options, source_text);
+        if (!resumed) return fail_startup(resumed.message());
+    } else {
+        Status ready = init_session(session, options, source_text);
+        if (!ready) return fail_startup(ready.message());
+        state::attach_journal(session, source_text);
+    }
+    options = session.options;
     if (!options.graph_output.empty()) {
         Status exported = export_graph(*session.graph, options.graph_format, options.graph_output);
         if (!exported) return fail_startup("resource_query_t: ERROR: " + exported.message() + "\n");
