@@ -221,12 +221,30 @@ Status use_wal(Database& db) {
     return db.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;");
 }
 
+// Whether `path` holds a saved session. A file that does not exist, is
+// empty, or is an SQLite database with nothing in it (a first start killed
+// before its first commit) does not.
+Result<bool> holds_saved_session(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec) || std::filesystem::file_size(path, ec) == 0) return false;
+    Database db;
+    Status opened = open_existing(db, path);
+    if (opened) return true;
+    Database raw;
+    RQ_TRY(raw.open(path, false));
+    auto ours = holds_session(raw);
+    auto objects = raw.prepare("SELECT count(*) FROM sqlite_master");
+    Status status;
+    if (ours && !*ours && objects && objects->step(status) && objects->integer(0) == 0) return false;
+    return opened.error();
+}
+
 Status start_state_file(Session& s, const Options& options, const std::string& text) {
     const std::string& path = options.state_file;
-    std::error_code ec;
-    bool exists = std::filesystem::exists(path, ec) && std::filesystem::file_size(path, ec) > 0;
+    auto exists = holds_saved_session(path);
+    if (!exists) return exists.error();
     Database db;
-    if (exists) {
+    if (*exists) {
         RQ_TRY(resume(s, options, path, db));
     } else {
         Status ready = init_session(s, options, text);
@@ -236,7 +254,7 @@ Status start_state_file(Session& s, const Options& options, const std::string& t
     }
     RQ_TRY(use_wal(db));
     SessionState& st = state_of(s);
-    if (!exists) {
+    if (!*exists) {
         st.session_id = new_session_id();
         auto mark = write_whole(db, s, st.source, st.journal, st.session_id);
         if (!mark) return mark.error();
