@@ -127,6 +127,9 @@ int run_session(const Options& given) {
     LineReader reader(!options.disable_prompt);
     for (std::string line; reader.next(line);)
         if (run_command_line(session, line) == Next::kQuit) break;
+    // Closes the files `save` and --state keep open: each folds its write-ahead
+    // log back in, so FILE alone holds the session again.
+    session.state.reset();
     session.out().flush();
 #ifndef RQ_FULL_TEARDOWN
     // Freeing a session that holds hundreds of thousands of planners and

@@ -1,6 +1,7 @@
 #include "state/session_state.h"
 
 #include <cinttypes>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -23,6 +24,9 @@ struct SessionState {
     Journal journal;
     std::string session_id;
     std::map<std::string, Mark> marks;  // per save target (canonical path)
+    // Save targets stay open (WAL): a `save FILE changes` is then one
+    // commit, one fsync of the log, and no journal-file dance.
+    std::map<std::string, Database> targets;
     // --state FILE
     Database live;
     Mark live_mark;
@@ -303,19 +307,28 @@ Status save(Session& s, const std::string& path, bool changes_only) {
     std::string key = key_of(path);
     if (st.live.is_open() && key == st.live_key)
         return make_error(Errc::kInvalid, path + ": is the --state file, which is always current");
-    Database db;
+    if (changes_only && st.marks.find(key) == st.marks.end())
+        return make_error(Errc::kInvalid, path + ": this session was never saved whole there (save it whole first)");
+    auto target = st.targets.find(key);
+    if (target == st.targets.end()) {
+        Database db;
+        if (changes_only)
+            RQ_TRY(open_existing(db, path));
+        else
+            RQ_TRY(db.open(path, true));
+        RQ_TRY(use_wal(db));
+        target = st.targets.emplace(key, std::move(db)).first;
+    }
+    Database& db = target->second;
     Result<Mark> mark = make_error(Errc::kInvalid);
     if (changes_only) {
-        auto it = st.marks.find(key);
-        if (it == st.marks.end())
-            return make_error(Errc::kInvalid, path + ": this session was never saved whole there (save it whole first)");
-        RQ_TRY(open_existing(db, path));
-        RQ_TRY(db.exec("PRAGMA synchronous=FULL"));
-        mark = write_changes(db, s, st.journal, it->second);
+        mark = write_changes(db, s, st.journal, st.marks[key]);
     } else {
-        RQ_TRY(db.open(path, true));
-        RQ_TRY(db.exec("PRAGMA synchronous=FULL"));
         mark = write_whole(db, s, st.source, st.journal, st.session_id);
+    }
+    if (!mark) {
+        st.targets.erase(key);
+        return mark.error();
     }
     if (!mark) return mark.error();
     st.marks[key] = *mark;
