@@ -54,6 +54,14 @@ const std::vector<Command>& command_table() {
          "Save the session to an SQLite file, whole or only what changed since the last save "
          "there; resume it with -f db -L FILE: resource-query> save state.db [changes]",
          cmd_save},
+        {"allocated", "al",
+         "Print what a job (or any job) holds, in the -F format, or its counts by type: "
+         "resource-query> allocated [JOBID] [--summary]",
+         cmd_allocated},
+        {"available", "av",
+         "Print what no job holds now (or at time T), in the -F format, or its counts by type: "
+         "resource-query> available [--at T] [--summary]",
+         cmd_available},
         {"cat", "a", "Print a jobspec file: resource-query> cat jobspec.yaml", cmd_cat},
         {"help", "h", "Print this help (or one command's): resource-query> help [command]", cmd_help},
         {"quit", "q", "Exit the session: resource-query> quit", cmd_quit},
