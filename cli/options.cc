@@ -129,7 +129,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
             break;
         case 'g': {
             std::string g = lower(arg);
-            if (g != "dot" && g != "graphml")
+            if (g != "dot" && g != "graphml" && g != "jgf")
                 return make_error(Errc::kInvalid, "[ERROR] unknown format for --graph-format: " + arg);
             o.graph_format = g;
             break;
