@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "cli/command_table.h"
+#include "cli/load_progress.h"
 #include "utilities/file.h"
 #include "resource/graph_export.h"
 #include "resource/loader.h"
@@ -25,6 +26,13 @@ namespace {
 // Start-up failures after option parsing (spec/cli.md §1).
 int fail_startup(const std::string& message) {
     std::cerr << ": Runtime error: " << message << std::endl;
+    return 1;
+}
+
+// The same for a Status, with its detail (ours) on the next line.
+int fail_startup(const Status& failed) {
+    fail_startup(failed.message());
+    if (!failed.error().detail.empty()) std::cerr << "  " << failed.error().detail << std::endl;
     return 1;
 }
 
@@ -74,14 +82,21 @@ Status init_session(Session& session, const Options& options, const std::string&
     request.text = source_text;
     auto start = std::chrono::steady_clock::now();
     session.graph = std::make_unique<ResourceGraph>();
+    LoadProgress progress(options.load_file, isatty(STDERR_FILENO));
+    request.progress = progress.callback();
     Status loaded = load_graph(request, *session.graph);
+    progress.finish();
+    // The reference's texts say neither where nor what: `detail` adds it
+    // (printed on its own line after the start-up error).
     if (!loaded)
-        return make_error(Errc::kInvalid, "resource_query_t: ERROR: " + loaded.message() +
-                                              "\nERROR: error generating resources\n");
+        return make_error(Errc::kInvalid,
+                          "resource_query_t: ERROR: " + loaded.message() + "\nERROR: error generating resources\n",
+                          loaded.error().detail);
     double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     session.store = std::make_unique<ScheduleStore>();
     auto policy = make_policy(options.match_policy);
-    if (!policy) return make_error(Errc::kInvalid, "resource_query_t: ERROR: can't create matcher\n");
+    if (!policy)
+        return make_error(Errc::kInvalid, "resource_query_t: ERROR: can't create matcher\n", policy.message());
     session.policy = std::move(*policy);
     TraverserConfig config;
     for (auto& name : options.subsystems) config.subsystems.push_back(session.graph->subsystems().find(name));
@@ -89,7 +104,8 @@ Status init_session(Session& session, const Options& options, const std::string&
     config.flexible = options.traverser == "flexible";
     auto traverser = DfuTraverser::create(*session.graph, *session.store, *session.policy, config);
     if (!traverser)
-        return make_error(Errc::kInvalid, "initialize_matchers_and_traversers: ERROR: " + traverser.message() + "\n");
+        return make_error(Errc::kInvalid, "initialize_matchers_and_traversers: ERROR: " + traverser.message() + "\n",
+                          traverser.error().detail);
     session.traverser = std::move(*traverser);
     auto writer = make_writer(options.match_format);
     if (!writer) return make_error(Errc::kInvalid, "resource_query_t: ERROR: " + writer.message() + "\n");
@@ -107,10 +123,10 @@ int run_session(const Options& given) {
     // A saved session (-f db, or a file with SQLite's header) or --state.
     if (state::is_state_request(options, source_text)) {
         Status resumed = state::start_session(session, options, source_text);
-        if (!resumed) return fail_startup(resumed.message());
+        if (!resumed) return fail_startup(resumed);
     } else {
         Status ready = init_session(session, options, source_text);
-        if (!ready) return fail_startup(ready.message());
+        if (!ready) return fail_startup(ready);
         state::attach_journal(session, source_text);
     }
     options = session.options;
