@@ -32,7 +32,7 @@ std::string lower(std::string s) {
 }
 
 const std::vector<std::string> kLoadFormats = {"grug",    "hwloc",  "jgf", "jgf_shorthand",
-                                               "rv1exec", "rv1exec_force",
+                                               "rv1exec", "rv1exec_force", "db",
                                                // resource pools (pools/)
                                                "hq", "canary", "ctest", "local"};
 const std::vector<std::string> kMatchFormats = {"simple", "pretty_simple", "jgf", "jgf_shorthand",
@@ -74,7 +74,7 @@ Result<std::vector<std::string>> resolve_subsystems(const std::string& selector)
 }
 
 Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& warnings) {
-    constexpr int kResourceOption = 1000;
+    constexpr int kResourceOption = 1100;
     static const struct option long_options[] = {
         {"load-file", required_argument, nullptr, 'L'},
         {"load-format", required_argument, nullptr, 'f'},
@@ -92,6 +92,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
         {"disable-prompt", no_argument, nullptr, 'd'},
         {"help", no_argument, nullptr, 'h'},
         {"resource", required_argument, nullptr, kResourceOption},
+        {"state", required_argument, nullptr, 1000},
         {nullptr, 0, nullptr, 0},
     };
     Options o;
@@ -138,7 +139,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
             break;
         case 'g': {
             std::string g = lower(arg);
-            if (g != "dot" && g != "graphml")
+            if (g != "dot" && g != "graphml" && g != "jgf")
                 return make_error(Errc::kInvalid, "[ERROR] unknown format for --graph-format: " + arg);
             o.graph_format = g;
             break;
@@ -159,6 +160,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
         case 'd': o.disable_prompt = true; break;
         case 'h': o.show_help = true; return o;
         case kResourceOption: o.pool_resources.push_back(arg); break;
+        case 1000: o.state_file = arg; break;
         default: return make_error(Errc::kInvalid, "");
         }
     }
@@ -175,7 +177,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
     if ((o.load_format == "hq" || o.load_format == "canary" || o.load_format == "ctest") && !load_file_given)
         return make_error(Errc::kInvalid, "[ERROR] --load-format=" + o.load_format + " needs --load-file=FILE");
     if (o.load_format == "local" || o.load_format == "resource") return o;
-    if (!o.load_local_machine && !exists(o.load_file))
+    if (!o.load_local_machine && o.state_file.empty() && !exists(o.load_file))
         return make_error(Errc::kInvalid, "[ERROR] file does not exist for --load-file: " + o.load_file);
     return o;
 }
