@@ -89,6 +89,9 @@ int run_session(const Options& options) {
     for (auto& name : options.subsystems) config.subsystems.push_back(session.graph->subsystems().find(name));
     config.prune_filters = options.prune_filters;
     config.flexible = options.traverser == "flexible";
+    // Hidden debug switch: the reference's exhaustive selection walk.
+    const char* exhaustive = std::getenv("RQ_EXHAUSTIVE_SELECT");
+    config.exhaustive_select = exhaustive != nullptr && *exhaustive != '\0' && *exhaustive != '0';
     auto traverser = DfuTraverser::create(*session.graph, *session.store, *session.policy, config);
     if (!traverser)
         return fail_startup("initialize_matchers_and_traversers: ERROR: " + traverser.message() + "\n");
