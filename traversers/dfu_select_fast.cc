@@ -45,7 +45,16 @@ const IdOrderIndex* DfuTraverser::ordered_index(const std::vector<JobResource>& 
     if (r.type == types::kSlot || root == kNoVertex || r.type == graph_.type(root)) return nullptr;
     if (has_vertex_label(resources)) return nullptr;
     if (!id_index_ || id_index_->type() != r.type || !(id_index_->order() == *order))
-        id_index_ = std::make_unique<IdOrderIndex>(graph_, dominant(), r.type, *order);
+    {
+        TypeId t = r.type;
+        IdOrderIndex::NoneBelow none_below = [this, t](VertexId v) {
+            const SubtreePlan* plan = store_.subtree(v, 0);
+            if (plan == nullptr) return false;
+            int64_t i = plan->plan.index_of(t);
+            return i >= 0 && plan->plan.planner(static_cast<size_t>(i)).total() == 0;
+        };
+        id_index_ = std::make_unique<IdOrderIndex>(graph_, dominant(), t, *order, none_below);
+    }
     return id_index_->usable() ? id_index_.get() : nullptr;
 }
 

@@ -5,10 +5,12 @@
 
 namespace rq {
 
-IdOrderIndex::IdOrderIndex(const ResourceGraph& graph, SubsystemId s, TypeId t, IdOrder order)
-    : subsystem_(s), type_(t), order_(order) {
+IdOrderIndex::IdOrderIndex(const ResourceGraph& graph, SubsystemId s, TypeId t, IdOrder order,
+                           const NoneBelow& none_below)
+    : none_below_(&none_below), subsystem_(s), type_(t), order_(order) {
     int64_t best = 0;
     build(graph, graph.root(s), 0, 0, best);
+    none_below_ = nullptr;
 }
 
 bool IdOrderIndex::build(const ResourceGraph& graph, VertexId v, int64_t factor, int depth, int64_t& best) {
@@ -28,10 +30,13 @@ bool IdOrderIndex::build(const ResourceGraph& graph, VertexId v, int64_t factor,
         below_factor = (graph.id(v) + 2) * 10000 + std::llabs(graph.uniq_id(v) % 10000 - 1);
     }
     std::vector<Child> kids;
+    if (!(order_.node_centric && is_node) && (*none_below_)(v)) return found;
     for (EdgeId e : graph.out(v)) {
         if (graph.subsystem(e) != subsystem_) continue;
+        VertexId w = graph.target(e);
+        if (graph.is_leaf(w) && graph.type(w) != type_) continue;  // the bulk of a graph: skip cheaply
         int64_t child_best = 0;
-        if (!build(graph, graph.target(e), below_factor, depth + 1, child_best)) continue;
+        if (!build(graph, w, below_factor, depth + 1, child_best)) continue;
         kids.push_back({child_best, e});
         if (!found || worse(best, child_best)) best = child_best;
         found = true;

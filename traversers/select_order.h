@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -34,8 +35,12 @@ public:
         EdgeId edge;
     };
 
+    // Whether v's subtree (v excluded) surely holds no vertex of the type;
+    // such subtrees are not walked (the subtree plans know for tracked types).
+    using NoneBelow = std::function<bool(VertexId)>;
+
     // Builds the index of type `t` over the dominant subsystem `s`.
-    IdOrderIndex(const ResourceGraph& graph, SubsystemId s, TypeId t, IdOrder order);
+    IdOrderIndex(const ResourceGraph& graph, SubsystemId s, TypeId t, IdOrder order, const NoneBelow& none_below);
 
     TypeId type() const { return type_; }
     const IdOrder& order() const { return order_; }
@@ -51,6 +56,8 @@ public:
 private:
     // Returns whether v's subtree holds a T vertex; `best` gets its bound.
     bool build(const ResourceGraph& graph, VertexId v, int64_t factor, int depth, int64_t& best);
+
+    const NoneBelow* none_below_ = nullptr;  // during construction only
 
     SubsystemId subsystem_;
     TypeId type_;
