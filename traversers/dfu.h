@@ -101,6 +101,8 @@ public:
     // Visit counters of the last walk (for -e and `cancel N stats`).
     uint64_t preorder() const { return preorder_; }
     uint64_t postorder() const { return postorder_; }
+    // How many selections the ordered walk decided (tests, benchmarks).
+    uint64_t ordered_selections() const { return ordered_selections_; }
 
     // Messages the last run accumulated (printed after a failed match).
     const std::string& message() const { return message_; }
@@ -238,6 +240,7 @@ private:
 
     // ordered selection
     bool exhaustive_select_ = false;
+    uint64_t ordered_selections_ = 0;
     bool ids_positive_ = true;  // every id >= -1 (see select_order.h)
     std::unique_ptr<IdOrderIndex> id_index_;  // built for the last requested type
     std::vector<std::vector<TypeId>> tracked_below_;  // spec types_for(), per type

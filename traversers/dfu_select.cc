@@ -22,7 +22,7 @@ Errc DfuTraverser::select(std::vector<JobResource>& resources, int64_t at) {
         bool exact = false;
         Errc code = select_once(resources, at, &exact);
         walk_.index = nullptr;
-        if (code == Errc::kOk && exact && message_.size() == mark) return code;
+        if (code == Errc::kOk && exact && message_.size() == mark) return ++ordered_selections_, code;
         message_.resize(mark);
     }
     return select_once(resources, at, nullptr);
