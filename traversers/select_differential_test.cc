@@ -41,6 +41,17 @@ std::string random_recipe(std::mt19937_64& rng) {
         for (std::string::size_type at = 0; (at = x.find("<data key=\"id_scope\">1</data>", at)) != std::string::npos;)
             x.replace(at, 29, "<data key=\"id_scope\">0</data>");
     }
+    // Sometimes a branch that holds none of the requested types (a
+    // storage rack of file systems), which the walk may skip.
+    if (pick(0, 1) == 0) {
+        std::string branch =
+            "<node id=\"storage_rack\"><data key=\"type\">storage_rack</data><data key=\"basename\">sr</data></node>\n"
+            "<node id=\"gpfs\"><data key=\"type\">gpfs</data><data key=\"basename\">gpfs</data></node>\n"
+            "<edge source=\"cluster\" target=\"storage_rack\"><data key=\"multi_scale\">" +
+            std::to_string(pick(1, 3)) +
+            "</data></edge>\n<edge source=\"storage_rack\" target=\"gpfs\"><data key=\"multi_scale\">2</data></edge>\n";
+        x.insert(x.find("</graph>"), branch);
+    }
     return x;
 }
 
@@ -125,6 +136,23 @@ TEST(SelectDifferential, OrderedWalkMatchesTheExhaustiveOracle) {
     EXPECT_GT(ordered, matched / 10);  // the ordered walk decided a good share
     EXPECT_GE(requests, cases * 60);
     EXPECT_GT(matched, requests / 10);  // the comparison is not only of failures
+}
+
+TEST(SelectOrdered, VisitsOneNodeNotTheMachine) {
+    // 4 racks x 16 nodes x 2 sockets x 8 cores: the exhaustive walk visits
+    // every vertex; the ordered one the best node, its path and a
+    // bounded number of pruned candidates, for every ID-based policy.
+    std::string recipe = machine_recipe(4, 16, 2, 8);
+    for (const char* policy : {"high", "low", "hinode", "lonode", "hinodex", "lonodex"}) {
+        Matcher fast(recipe, policy);
+        Matcher oracle(recipe, policy, "ALL:core,ALL:node", true);
+        for (int i = 0; i < 40; ++i) {
+            std::string js = node_cores(1);
+            ASSERT_EQ(fast.match(js), oracle.match(js)) << policy << " job " << i;
+            EXPECT_LT(fast.traverser->preorder() * 5, oracle.traverser->preorder()) << policy << " job " << i;
+        }
+        EXPECT_EQ(fast.traverser->ordered_selections(), 40u) << policy;
+    }
 }
 
 }  // namespace
