@@ -79,7 +79,8 @@ int run_session(const Options& options) {
     session.graph = std::make_unique<ResourceGraph>();
     LoadProgress progress(options.load_file, isatty(STDERR_FILENO));
     request.progress = progress.callback();
-    Status loaded = load_graph(request, *session.graph);
+    std::vector<std::string> warnings;
+    Status loaded = load_graph(request, *session.graph, &warnings);
     progress.finish();
     if (!loaded) {
         fail_startup("resource_query_t: ERROR: " + loaded.message() + "\nERROR: error generating resources\n");
@@ -87,6 +88,8 @@ int run_session(const Options& options) {
         if (!loaded.error().detail.empty()) std::cerr << "  " << loaded.error().detail << std::endl;
         return 1;
     }
+    std::string source = request.local_machine ? "the local machine" : options.load_file;
+    for (const auto& warning : warnings) std::cerr << "WARNING: " << source << ": " << warning << std::endl;
     double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     session.store = std::make_unique<ScheduleStore>();
     auto policy = make_policy(options.match_policy);
