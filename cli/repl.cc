@@ -88,7 +88,8 @@ Status init_session(Session& session, const Options& options, const std::string&
     session.graph = std::make_unique<ResourceGraph>();
     LoadProgress progress(options.load_file, isatty(STDERR_FILENO));
     request.progress = progress.callback();
-    Status loaded = load_graph(request, *session.graph);
+    std::vector<std::string> warnings;
+    Status loaded = load_graph(request, *session.graph, &warnings);
     progress.finish();
     // The reference's texts say neither where nor what: `detail` adds it
     // (printed on its own line after the start-up error).
@@ -96,6 +97,8 @@ Status init_session(Session& session, const Options& options, const std::string&
         return make_error(Errc::kInvalid,
                           "resource_query_t: ERROR: " + loaded.message() + "\nERROR: error generating resources\n",
                           loaded.error().detail);
+    std::string source = request.local_machine ? "the local machine" : options.load_file;
+    for (const auto& warning : warnings) std::cerr << "WARNING: " << source << ": " << warning << std::endl;
     double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     session.store = std::make_unique<ScheduleStore>();
     auto policy = make_policy(options.match_policy);
