@@ -107,9 +107,11 @@ int run_session(const Options& options) {
             return fail_startup("resource_query_t: ERROR: can't open " + options.test_output + "\n");
     }
 
+    if (!options.replay.empty()) return run_replay(session);
     LineReader reader(!options.disable_prompt);
     for (std::string line; reader.next(line);)
         if (run_command_line(session, line) == Next::kQuit) break;
+    finish_queue(session);
     session.out().flush();
 #ifndef RQ_FULL_TEARDOWN
     // Freeing a session that holds hundreds of thousands of planners and

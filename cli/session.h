@@ -10,6 +10,7 @@
 
 #include "cli/options.h"
 #include "policies/match_policy.h"
+#include "queue/simulator.h"
 #include "resource/graph.h"
 #include "resource/jobspec.h"
 #include "resource/match_writer.h"
@@ -59,6 +60,10 @@ struct Session {
     double max_match_time = 0;
     double total_match_time = 0;
     int64_t timed_matches = 0;
+
+    // The simulated queue (cli/cmd_queue.cc), created by its first command.
+    std::unique_ptr<queue::EventLog> queue_log;
+    std::unique_ptr<queue::Simulator> queue;
 };
 
 }  // namespace rq
