@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "resource/jobspec.h"
 
@@ -25,6 +27,10 @@ struct QueueJob {
     // Shared by jobs of one shape; the simulator sets its duration to
     // `estimate` before every match.
     std::shared_ptr<Jobspec> jobspec;
+    // Minimum units of each type the jobspec asks for in total (set at
+    // enqueue): a pass skips the match when the root's aggregate planner
+    // already shows too few free now.
+    std::vector<std::pair<TypeId, int64_t>> totals;
 
     QueueJobState state = QueueJobState::kPending;
     int64_t reserved_at = -1;     // planned start of the current reservation

@@ -4,6 +4,23 @@
 
 namespace rq::queue {
 
+namespace {
+
+void add_totals(const std::vector<JobResource>& resources, int64_t multiplier,
+                std::vector<std::pair<TypeId, int64_t>>& totals) {
+    for (const JobResource& r : resources) {
+        int64_t n = multiplier * static_cast<int64_t>(r.count.min);
+        auto it = std::find_if(totals.begin(), totals.end(), [&](auto& p) { return p.first == r.type; });
+        if (it == totals.end())
+            totals.emplace_back(r.type, n);
+        else
+            it->second += n;
+        add_totals(r.with, n, totals);
+    }
+}
+
+}  // namespace
+
 Simulator::Simulator(DfuTraverser& traverser, QueuePolicy policy, EventLog& log, int64_t& next_id)
     : traverser_(traverser), policy_(std::move(policy)), log_(log), next_id_(next_id) {}
 
@@ -34,6 +51,8 @@ Result<int64_t> Simulator::submit(QueueJob job) {
 }
 
 int64_t Simulator::enqueue(QueueJob job) {
+    job.totals.clear();
+    add_totals(job.jobspec->resources, 1, job.totals);
     job.id = next_id_++;
     job.submit = now_;
     job.seq = next_seq_++;
@@ -136,6 +155,7 @@ void Simulator::pass() {
         (void)traverser_.cancel(id);
         jobs_[id].state = QueueJobState::kPending;
     }
+    failed_.clear();
     int64_t considered = 0, reservations = 0;
     for (auto it = pending_.begin(); it != pending_.end();) {
         if (policy_.queue_depth != 0 && considered >= policy_.queue_depth) break;
@@ -169,10 +189,19 @@ Simulator::Outcome Simulator::try_job(QueueJob& job, int64_t& reservations) {
     job.jobspec->duration = static_cast<double>(job.estimate);
     collector_.reset();
     MatchOp op = may_reserve ? MatchOp::kAllocateOrElseReserve : MatchOp::kAllocate;
-    MatchResult r = traverser_.run(*job.jobspec, op, job.id, collector_);
+    MatchResult r;
+    if (!may_reserve && surely_busy(job))
+        r.code = Errc::kBusy;
+    else
+        r = traverser_.run(*job.jobspec, op, job.id, collector_);
+    if (r.ok()) failed_.clear();  // the planners changed
     if (r.ok() && r.at == now_) {
         start(job);
         return Outcome::kStarted;
+    }
+    if (!may_reserve && r.code == Errc::kBusy) {
+        auto [it, inserted] = failed_.emplace(job.jobspec.get(), job.estimate);
+        if (!inserted) it->second = std::min(it->second, job.estimate);
     }
     if (r.ok()) {
         ++reservations;
@@ -200,6 +229,22 @@ Simulator::Outcome Simulator::try_job(QueueJob& job, int64_t& reservations) {
     e.fields = {{"reason", "\"" + why + "\""}};
     log_.emit(e);
     return Outcome::kRejected;
+}
+
+bool Simulator::surely_busy(const QueueJob& job) {
+    auto failed = failed_.find(job.jobspec.get());
+    if (failed != failed_.end() && failed->second <= job.estimate) return true;
+    const SubtreePlan* root = traverser_.store().subtree(traverser_.graph().root(traverser_.dominant()), 0);
+    if (root == nullptr || root->plan.size() == 0) return false;
+    request_.assign(root->plan.size(), 0);
+    bool any = false;
+    for (auto& [type, n] : job.totals) {
+        int64_t i = root->plan.index_of(type);
+        if (i < 0) continue;
+        request_[static_cast<size_t>(i)] += n;
+        any = true;
+    }
+    return any && !root->plan.fits(now_, job.estimate, request_);
 }
 
 void Simulator::start(QueueJob& job) {

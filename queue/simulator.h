@@ -98,6 +98,12 @@ private:
     // One pending job's turn in the pass.
     Outcome try_job(QueueJob& job, int64_t& reservations);
     void start(QueueJob& job);
+    // True when the match at now() cannot succeed: the root's aggregate
+    // planner lacks the job's totals, or a job of the same jobspec with no
+    // longer an estimate already failed in this pass and nothing changed
+    // since. Both are exact (necessary conditions), so they only save
+    // traversals.
+    bool surely_busy(const QueueJob& job);
     Event event(const QueueJob& job, const char* name) const;
 
     DfuTraverser& traverser_;
@@ -115,6 +121,8 @@ private:
     std::vector<int64_t> reserved_;                // reserved in the last pass
     std::priority_queue<EndKey, std::vector<EndKey>, std::greater<EndKey>> ends_;
     ResourceCollector collector_;
+    std::unordered_map<const Jobspec*, int64_t> failed_;  // this pass: jobspec -> shortest failed estimate
+    std::vector<int64_t> request_;                        // scratch for surely_busy
 };
 
 }  // namespace rq::queue
