@@ -118,6 +118,11 @@ out=$("$RQ" -L "$M" --replay jobs.yaml 2>&1)
 expect_contains "urgent first" "2,urgent,default,0,0,5,0,5,10,2,completed" "$out"
 expect_contains "wide after" "1,wide,default,0,5,15,5,10,10,8,completed" "$out"
 
+# Graph vs flat pool (README): on 3 individual cores j4 starts at 6 under
+# conservative; a flat pool of 3 cores would start it at 5.
+out=$("$RQ" -L "$D/three_cores.graphml" --replay "$D/flat_vs_graph.yaml" --queue-policy conservative 2>&1)
+expect_contains "graph ties j4 to a core" "4,j4,default,2,6,12,4,6,6,1,completed" "$out"
+
 # The generator is seeded, and its traces replay under every policy.
 python3 "$SRC/utilities/swf_generate.py" --jobs 200 --max-size 8 --seed 5 --max-runtime 500 >g1.swf
 python3 "$SRC/utilities/swf_generate.py" --jobs 200 --max-size 8 --seed 5 --max-runtime 500 >g2.swf
