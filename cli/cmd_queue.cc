@@ -1,6 +1,7 @@
 // The simulated queue's commands: submit, set-priority, dequeue, queue,
 // time, advance, run (README "Queues in simulated time"), and --replay.
 // The queue itself lives in queue/; this file only parses and prints.
+#include <cmath>
 #include <cstdlib>
 #include <iostream>
 
@@ -39,8 +40,18 @@ queue::Simulator* simulator(Session& s) {
             return nullptr;
         }
     }
+    queue::JqmConfig jqm = queue::default_jqm_config();
+    if (!s.options.queues_file.empty()) {
+        auto loaded = queue::load_jqm_config(s.options.queues_file);
+        if (!loaded) {
+            std::cerr << "ERROR: -Q: " << loaded.message() << "\n";
+            return nullptr;
+        }
+        jqm = std::move(*loaded);
+    }
     s.queue_log = std::move(log);
     s.queue = std::make_unique<queue::Simulator>(*s.traverser, *policy, *s.queue_log, s.next_jobid);
+    s.queue->set_jqm(std::move(jqm));
     return s.queue.get();
 }
 
@@ -68,15 +79,20 @@ Next cmd_submit(Session& s, const Args& args) {
             if (!parse_int(value, n) || n < 1 || n > 10)
                 return queue_error("submit", "--priority must be 1 to 10, not '" + value + "'");
             job.priority = static_cast<int>(n);
+        } else if (flag == "--rm") {
+            auto eq = value.find('=');
+            if (eq == std::string::npos || eq == 0 || !parse_int(value.substr(eq + 1), n) || n < 0)
+                return queue_error("submit", "--rm needs KEY=COUNT (a resource manager's consumption), not '" + value + "'");
+            job.rm[value.substr(0, eq)] = n;
         } else if (flag == "--runtime") {
             if (!parse_int(value, n) || n < 0)
                 return queue_error("submit", "--runtime must be a number of seconds >= 0, not '" + value + "'");
             runtime = n;
         } else {
-            return queue_error("submit", "unknown option '" + flag + "' (--queue, --priority, --name, --runtime)");
+            return queue_error("submit", "unknown option '" + flag + "' (--queue, --priority, --name, --runtime, --rm)");
         }
     }
-    if (i + 1 != args.size()) return queue_error("submit", "usage: submit [--queue Q] [--priority P] [--name DEF] [--runtime S] FILE");
+    if (i + 1 != args.size()) return queue_error("submit", "usage: submit [--queue Q] [--priority P] [--name DEF] [--runtime S] [--rm KEY=N] FILE");
     const std::string& path = args[i];
     std::string text;
     if (!read_file(path, text)) return queue_error("submit", "cannot read " + path);

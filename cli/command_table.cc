@@ -52,7 +52,7 @@ const std::vector<Command>& command_table() {
         {"stat", "s", "Print overall matching statistics: resource-query> stat", cmd_stat},
         {"submit", "sb",
          "Queue a jobspec at the simulated time: resource-query> submit [--queue Q] [--priority 1-10] "
-         "[--name DEF] [--runtime S] jobspec.yaml",
+         "[--name DEF] [--runtime S] [--rm KEY=N] jobspec.yaml",
          cmd_submit},
         {"set-priority", "sp", "Change a pending job's priority: resource-query> set-priority 3 8", cmd_set_priority},
         {"dequeue", "dq", "Remove a pending job from the queue: resource-query> dequeue 3", cmd_dequeue},

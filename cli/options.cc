@@ -64,6 +64,10 @@ Status parse_queue_option(int ch, const std::string& arg, Options& o) {
             return make_error(Errc::kInvalid, "[ERROR] --reservation-depth needs a count: " + arg);
         return ok_status();
     case kEventsJson: o.events_json = arg; return ok_status();
+    case 'Q':
+        if (!exists(arg)) return make_error(Errc::kInvalid, "[ERROR] file does not exist for --queues: " + arg);
+        o.queues_file = arg;
+        return ok_status();
     case kReplay:
         if (!exists(arg)) return make_error(Errc::kInvalid, "[ERROR] file does not exist for --replay: " + arg);
         o.replay = arg;
@@ -116,6 +120,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
         {"elapse-time", no_argument, nullptr, 'e'},
         {"disable-prompt", no_argument, nullptr, 'd'},
         {"help", no_argument, nullptr, 'h'},
+        {"queues", required_argument, nullptr, 'Q'},
         {"queue-policy", required_argument, nullptr, kQueuePolicy},
         {"queue-depth", required_argument, nullptr, kQueueDepth},
         {"reservation-depth", required_argument, nullptr, kReservationDepth},
@@ -132,7 +137,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
     optind = 1;
     opterr = 1;  // getopt's own diagnostics for unknown options, as the reference
     int ch;
-    while ((ch = getopt_long(argc, argv, "L:f:W:S:P:T:F:g:o:p:t:r:edh", long_options, nullptr)) != -1) {
+    while ((ch = getopt_long(argc, argv, "L:f:W:S:P:T:F:g:o:p:t:r:edhQ:", long_options, nullptr)) != -1) {
         std::string arg = optarg ? optarg : "";
         switch (ch) {
         case 'L':
@@ -295,8 +300,11 @@ OPTIONS:
             Don't print the prompt
 
 SIMULATED QUEUE (commands submit, queue, advance, run; see README):
-    --queue-policy=<fcfs|easy|conservative|hybrid>
+    --queue-policy=<fcfs|easy|conservative|hybrid|jqm|jqm-skip>
             Policy of the queue's scheduling passes (default=fcfs)
+
+    -Q, --queues=<queues.yaml>
+            JQM queues, their resource managers and poll interval
 
     --queue-depth=<N>
             Pending jobs one pass considers; 0 = all (default=32)

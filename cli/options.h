@@ -32,6 +32,7 @@ struct Options {
     int64_t queue_depth = 32;           // --queue-depth (0 = all)
     int64_t reservation_depth = 0;      // --reservation-depth (hybrid)
     std::string events_json;            // --events-json FILE
+    std::string queues_file;            // -Q queues.yaml (JQM queues and resource managers)
     std::string replay;                 // --replay TRACE (.swf or YAML job list)
     bool replay_shift = false;          // --replay-shift: first submit at 0
     bool replay_nodes = false;          // --replay-nodes: SWF processors are whole nodes

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -31,6 +32,12 @@ struct QueueJob {
     // enqueue): a pass skips the match when the root's aggregate planner
     // already shows too few free now.
     std::vector<std::pair<TypeId, int64_t>> totals;
+
+    // JQM: consumption per manager key (overrides the manager's default),
+    // and what the job holds while running.
+    std::map<std::string, int64_t> rm;
+    std::map<std::string, int64_t> rm_taken;
+    std::map<std::string, std::vector<std::string>> rm_items;
 
     QueueJobState state = QueueJobState::kPending;
     int64_t reserved_at = -1;     // planned start of the current reservation

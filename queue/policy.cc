@@ -23,8 +23,13 @@ Result<QueuePolicy> make_queue_policy(const std::string& name, int64_t queue_dep
             return make_error(Errc::kInvalid, "hybrid needs --reservation-depth N with N >= 1, not " +
                                                   std::to_string(reservation_depth));
         p.reservation_depth = reservation_depth;
+    } else if (name == "jqm" || name == "jqm-skip") {
+        p.reservation_depth = 0;
+        p.jqm = true;
+        p.jqm_skip = name == "jqm-skip";
     } else {
-        return make_error(Errc::kInvalid, "unknown queue policy '" + name + "' (fcfs, easy, conservative, hybrid)");
+        return make_error(Errc::kInvalid,
+                          "unknown queue policy '" + name + "' (fcfs, easy, conservative, hybrid, jqm, jqm-skip)");
     }
     return p;
 }

@@ -18,9 +18,13 @@ struct QueuePolicy {
     bool stop_at_first_blocked = true;
     // Pending jobs one pass considers; 0 = all (issue 15: default 32).
     int64_t queue_depth = 32;
+    // JQM's schedulers (queue/jqm_pass.cc): polls, tours and resource
+    // managers instead of reservations.
+    bool jqm = false;
+    bool jqm_skip = false;  // "not enough, but not empty" skips to the next job
 };
 
-// "fcfs", "easy", "conservative" or "hybrid" (with `reservation_depth`,
+// "fcfs", "easy", "conservative", "hybrid", "jqm" or "jqm-skip" (with `reservation_depth`,
 // which must then be >= 1). Errors name the bad value.
 Result<QueuePolicy> make_queue_policy(const std::string& name, int64_t queue_depth, int64_t reservation_depth);
 

@@ -1,6 +1,7 @@
 #include "queue/simulator.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace rq::queue {
 
@@ -39,6 +40,7 @@ Result<int64_t> Simulator::submit(QueueJob job) {
         return make_error(Errc::kInvalid, "priority must be 1 to 10, not " + std::to_string(job.priority));
     if (job.estimate <= 0) return make_error(Errc::kInvalid, "the job needs a positive duration (requested time)");
     if (job.runtime < 0) return make_error(Errc::kInvalid, "the run time must not be negative");
+    if (policy_.jqm) RQ_TRY(jqm_check(job));
     job.jobspec->duration = static_cast<double>(job.estimate);
     collector_.reset();
     MatchResult sat = traverser_.run(*job.jobspec, MatchOp::kSatisfiability, 0, collector_);
@@ -98,7 +100,11 @@ Status Simulator::dequeue(int64_t id) {
 }
 
 void Simulator::settle() {
-    if (pass_due_) pass();
+    if (!pass_due_) return;
+    if (!policy_.jqm || at_poll_instant())
+        pass();
+    else
+        poll_at_ = (now_ / jqm_.poll_interval + 1) * jqm_.poll_interval;
 }
 
 Status Simulator::advance(int64_t seconds) {
@@ -120,12 +126,13 @@ Status Simulator::process_until(int64_t limit, Arrivals* arrivals) {
     for (;;) {
         int64_t t = ends_.empty() ? kNever : ends_.top().end;
         if (arrivals != nullptr) t = std::min(t, arrivals->next_time());
+        if (pass_due_) t = std::min(t, poll_at_);
         if (t == kNever || t > limit) return ok_status();
         if (t < now_) return make_error(Errc::kInvalid, "an arrival at " + std::to_string(t) + " is before the clock");
         now_ = t;
         release_ends(t);
         if (arrivals != nullptr && arrivals->next_time() == t) RQ_TRY(arrivals->enqueue_due(t));
-        pass();
+        settle();
     }
 }
 
@@ -135,6 +142,7 @@ void Simulator::release_ends(int64_t t) {
         ends_.pop();
         auto it = jobs_.find(id);
         (void)traverser_.cancel(id);
+        if (policy_.jqm) jqm_release(it->second);
         Event e = event(it->second, "end");
         e.fields = {{"status", it->second.killed() ? "killed" : "completed"}};
         log_.emit(e);
@@ -145,6 +153,10 @@ void Simulator::release_ends(int64_t t) {
 }
 
 void Simulator::pass() {
+    if (policy_.jqm) {
+        jqm_pass();
+        return;
+    }
     pass_due_ = false;
     ++passes_;
     traverser_.set_now(now_);
@@ -254,6 +266,13 @@ void Simulator::start(QueueJob& job) {
     job.reserved_at = -1;
     if (job.size == 0) job.size = collector_.cores();
     Event e = event(job, "start");
+    for (auto& [key, items] : job.rm_items) {
+        std::string list;
+        for (auto& item : items) list += (list.empty() ? "" : ",") + item;
+        std::string k = key;
+        for (char& c : k) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        if (!items.empty()) e.fields.emplace_back("JQM_RM_DISCRETE_" + k + "_ITEMS", list);
+    }
     e.resources = &collector_.names();
     log_.emit(e);
     ends_.push({job.end, job.seq, job.id});

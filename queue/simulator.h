@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "queue/events.h"
+#include "queue/jqm.h"
 #include "queue/job.h"
 #include "queue/policy.h"
 #include "traversers/dfu.h"
@@ -44,6 +45,10 @@ public:
     void on_finish(std::function<void(const QueueJob&)> f) { on_finish_ = std::move(f); }
 
     int64_t now() const { return now_; }
+    // JQM queues and managers (policies jqm and jqm-skip); the default is
+    // default_jqm_config().
+    void set_jqm(JqmConfig config) { jqm_ = std::move(config); }
+    const JqmConfig& jqm() const { return jqm_; }
     const QueuePolicy& policy() const { return policy_; }
 
     // REPL submit: checks the job can ever run on this graph, then queues
@@ -98,6 +103,15 @@ private:
     // One pending job's turn in the pass.
     Outcome try_job(QueueJob& job, int64_t& reservations);
     void start(QueueJob& job);
+    // JQM (jqm_pass.cc): submit checks, one poll, releases.
+    Status jqm_check(const QueueJob& job) const;
+    void jqm_pass();
+    // Managers' answer for `job` in a poll where `full` managers are
+    // already marked full; kGo only if every manager says go.
+    RmAnswer jqm_ask(const JqmQueue& q, const QueueJob& job, const std::set<std::string>& full) const;
+    void jqm_take(JqmQueue& q, QueueJob& job);
+    void jqm_release(QueueJob& job);
+    bool at_poll_instant() const { return now_ % jqm_.poll_interval == 0; }
     // True when the match at now() cannot succeed: the root's aggregate
     // planner lacks the job's totals, or a job of the same jobspec with no
     // longer an estimate already failed in this pass and nothing changed
@@ -121,6 +135,8 @@ private:
     std::vector<int64_t> reserved_;                // reserved in the last pass
     std::priority_queue<EndKey, std::vector<EndKey>, std::greater<EndKey>> ends_;
     ResourceCollector collector_;
+    JqmConfig jqm_ = default_jqm_config();
+    int64_t poll_at_ = kNever;  // JQM: the next poll when a change waits for one
     std::unordered_map<const Jobspec*, int64_t> failed_;  // this pass: jobspec -> shortest failed estimate
     std::vector<int64_t> request_;                        // scratch for surely_busy
 };
