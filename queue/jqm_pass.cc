@@ -98,6 +98,7 @@ void Simulator::jqm_pass() {
     std::vector<size_t> cursor(jobs.size(), 0);
     std::vector<bool> done(jobs.size(), false);
     std::set<std::string> full;
+    bool started_any = false;
     for (bool tour = true; tour;) {
         for (size_t q : order) {
             JqmQueue& queue = jqm_.queues[q];
@@ -120,6 +121,7 @@ void Simulator::jqm_pass() {
                     jqm_take(queue, job);
                     pending_.erase(key_of(job));
                     start(job);
+                    started_any = true;
                     ++cursor[q];
                     break;  // one job per queue per tour
                 }
@@ -148,6 +150,13 @@ void Simulator::jqm_pass() {
     }
     traverser_.clear_message();
     traverser_.set_now(0);
+    // JQM polls every interval. A poll that started nothing changed
+    // nothing, so the next one would repeat it: only schedule the next
+    // poll after a poll that started something (events set their own).
+    if (started_any && !pending_.empty()) {
+        pass_due_ = true;
+        poll_at_ = now_ + jqm_.poll_interval;
+    }
 }
 
 }  // namespace rq::queue

@@ -101,10 +101,13 @@ Status Simulator::dequeue(int64_t id) {
 
 void Simulator::settle() {
     if (!pass_due_) return;
-    if (!policy_.jqm || at_poll_instant())
+    if (!policy_.jqm) {
         pass();
-    else
-        poll_at_ = (now_ / jqm_.poll_interval + 1) * jqm_.poll_interval;
+        return;
+    }
+    // JQM polls on a grid of poll intervals.
+    if (poll_at_ == kNever) poll_at_ = at_poll_instant() ? now_ : (now_ / jqm_.poll_interval + 1) * jqm_.poll_interval;
+    if (poll_at_ <= now_) pass();
 }
 
 Status Simulator::advance(int64_t seconds) {

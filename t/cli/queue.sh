@@ -123,6 +123,29 @@ expect_contains "wide after" "1,wide,default,0,5,15,5,10,10,8,completed" "$out"
 out=$("$RQ" -L "$D/three_cores.graphml" --replay "$D/flat_vs_graph.yaml" --queue-policy conservative 2>&1)
 expect_contains "graph ties j4 to a core" "4,j4,default,2,6,12,4,6,6,1,completed" "$out"
 
+# JQM: -Q queues, discrete items in the start event, --rm overrides.
+cat >cmds <<END
+submit --rm gpu=2 --name train $D/cores2_10.yaml
+submit --name train $D/cores2_10.yaml
+submit --name other $D/cores2_10.yaml
+submit --rm gpu=3 $D/cores2_10.yaml
+submit --rm nosuch=1 $D/cores2_10.yaml
+submit --queue nosuch $D/cores2_10.yaml
+run
+END
+out=$("$RQ" -L "$M" -d --queue-policy jqm-skip -Q "$D/queues.yaml" <cmds 2>err)
+# poll 0: job 1 takes both GPUs, so no second tour; poll 1: job 2 is
+# refused by highlander and skipped, job 3 starts.
+expect_eq "jqm starts" "EVENT 0 start job=1 queue=default name=train JQM_RM_DISCRETE_GPU_ITEMS=gpu0,gpu1
+EVENT 1 start job=3 queue=default name=other
+EVENT 10 start job=2 queue=default name=train" "$(echo "$out" | grep ' start ' | strip)"
+expect_eq "jqm submit errors" "ERROR: submit: $D/cores2_10.yaml: resource manager gpu can never give 3 (it has 2)
+ERROR: submit: $D/cores2_10.yaml: queue 'default' has no resource manager 'nosuch'
+ERROR: submit: $D/cores2_10.yaml: no queue 'nosuch'" "$(cat err)"
+printf 'queues: []\n' >bad-queues.yaml
+out=$(echo time | "$RQ" -L "$M" -d --queue-policy jqm -Q bad-queues.yaml 2>&1)
+expect_contains "bad -Q" "ERROR: -Q: bad-queues.yaml: no queue" "$out"
+
 # The generator is seeded, and its traces replay under every policy.
 python3 "$SRC/utilities/swf_generate.py" --jobs 200 --max-size 8 --seed 5 --max-runtime 500 >g1.swf
 python3 "$SRC/utilities/swf_generate.py" --jobs 200 --max-size 8 --seed 5 --max-runtime 500 >g2.swf
