@@ -23,6 +23,7 @@ std::string joined(const std::vector<std::string>& names) {
 }  // namespace
 
 void EventLog::emit(const Event& e) {
+    if (!active()) return;
     if (lines_ != nullptr) {
         std::ostream& o = *lines_;
         o << "EVENT " << e.time << ' ' << e.event << " job=" << e.job << " queue=" << e.queue;
@@ -64,6 +65,10 @@ void ResourceCollector::vertex(const ResourceGraph& graph, const VertexEmission&
     bool leaf = names_.empty() && last_level_ == 0 ? true : last_level_ <= v.level;
     last_level_ = v.level;
     TypeId type = graph.type(v.vertex);
+    if (!keep_names_) {
+        if (leaf && type == types::kCore) cores_ += 1;
+        return;
+    }
     if (type == types::kNode) {
         std::string node(graph.name(v.vertex));
         for (size_t i = unqualified_; i < names_.size(); ++i) names_[i] = node + ":" + names_[i];

@@ -40,6 +40,8 @@ public:
     Status open_json(const std::string& path);
     void emit(const Event& e);
     void flush();
+    // Whether events go anywhere (a replay without --events-json: no).
+    bool active() const { return lines_ != nullptr || json_.is_open(); }
 
 private:
     std::ostream* lines_;
@@ -58,12 +60,15 @@ public:
     const std::vector<std::string>& names();
     // Leaves of type core among them.
     int64_t cores() const { return cores_; }
+    // Off: only count cores (no names are built; a replay without events).
+    void keep_names(bool on) { keep_names_ = on; }
 
 private:
     std::vector<std::string> names_;
     size_t unqualified_ = 0;  // names_[unqualified_..] wait for their node
     int last_level_ = 0;
     int64_t cores_ = 0;
+    bool keep_names_ = true;
 };
 
 }  // namespace rq::queue

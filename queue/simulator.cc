@@ -23,7 +23,9 @@ void add_totals(const std::vector<JobResource>& resources, int64_t multiplier,
 }  // namespace
 
 Simulator::Simulator(DfuTraverser& traverser, QueuePolicy policy, EventLog& log, int64_t& next_id)
-    : traverser_(traverser), policy_(std::move(policy)), log_(log), next_id_(next_id) {}
+    : traverser_(traverser), policy_(std::move(policy)), log_(log), next_id_(next_id) {
+    collector_.keep_names(log_.active());
+}
 
 Event Simulator::event(const QueueJob& job, const char* name) const {
     Event e;
