@@ -36,10 +36,25 @@ bool read_r_file(const std::string& reader, std::initializer_list<const char*> r
 // The reference's message block for a failed `remove`, by path or by ranks.
 void report_remove_error(const Status& removed) {
     if (removed.ok()) return;
+    // For a path that names nothing the reference's errno text reads "No
+    // such file or directory", as if TARGET were a file: name the path.
+    std::string what = removed.code() == Errc::kNotFound ? removed.message() : errc_text(removed.code());
     std::cerr << "ERROR: can't remove subgraph \n"
-              << "ERROR: remove_subgraph: ERROR: remove_subgraph error: " << errc_text(removed.code()) << "\n"
+              << "ERROR: remove_subgraph: ERROR: remove_subgraph error: " << what << "\n"
               << "remove_subgraph: ERROR: traverser returned error: \n"
               << std::endl;
+}
+
+// The errno the reference's JGF reader leaves behind when attach fails
+// (spec/cli.md §5.4): 0 for a repeated id on a reused vertex, EINVAL for
+// everything else (never ENOENT or EEXIST, whatever our reader's category).
+const char* attach_errno_text(const Status& attached) {
+    if (attached.message().rfind("update_vmap:", 0) == 0) return errc_text(Errc::kOk);
+    switch (attached.code()) {
+    case Errc::kNotFound:
+    case Errc::kExists: return errc_text(Errc::kInvalid);
+    default: return errc_text(attached.code());
+    }
 }
 
 }  // namespace
@@ -115,9 +130,11 @@ Next cmd_attach(Session& s, const Args& args) {
     }
     Status attached = s.traverser->attach(text);
     if (!attached.ok()) {
+        std::string message = attached.message();
+        if (message.empty() || message.back() != '\n') message += '\n';
         std::cerr << "ERROR: can't attach JGF subgraph \n"
-                  << "ERROR: add_subgraph: ERROR: add subgraph error: " << errc_text(attached.code()) << "\n"
-                  << "add_subgraph: ERROR: reader returned error: " << attached.message() << "\n"
+                  << "ERROR: add_subgraph: ERROR: add subgraph error: " << attach_errno_text(attached) << "\n"
+                  << "add_subgraph: ERROR: reader returned error: " << message << "\n"
                   << std::endl;
     }
     return Next::kContinue;
@@ -158,7 +175,12 @@ Next cmd_partial_cancel(Session& s, const Args& args) {
     s.traverser->clear_message();
     auto released = s.traverser->partial_cancel(jobid, reader, text);
     if (!released.ok()) {
-        std::cout << s.traverser->message();
+        // The traverser's message goes to stdout (spec/cli.md §5.8; stderr
+        // is pinned to the one line below), and so does the reason, which
+        // the reference leaves out.
+        std::string why = released.message();
+        if (!why.empty() && why.back() != '\n') why += '\n';
+        std::cout << s.traverser->message() << why;
         std::cout.flush();
         std::cerr << "ERROR: error encountered while removing job " << jobid << std::endl;
     } else if (*released) {

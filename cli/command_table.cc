@@ -1,4 +1,5 @@
 #include "cli/command_table.h"
+#include "utilities/file.h"
 
 #include <fstream>
 #include <iostream>
@@ -96,12 +97,14 @@ Next malformed() {
 
 Next cmd_cat(Session&, const Args& args) {
     if (args.size() != 2) return malformed();
-    std::ifstream file(args[1]);
-    if (!file) {
-        std::cerr << "ERROR: can't open " << args[1] << std::endl;
+    std::string text, why;
+    if (!read_file(args[1], text, &why)) {
+        // A directory opens but cannot be read: say so, never "success".
+        std::cerr << "ERROR: can't open " << args[1] << "\n  " << args[1] << ": " << why << std::endl;
         return Next::kContinue;
     }
-    for (std::string line; std::getline(file, line);) std::cout << line << "\n";
+    std::cout << text;
+    if (!text.empty() && text.back() != '\n') std::cout << "\n";
     std::cout << "INFO: Jobspec in " << args[1] << std::endl;
     return Next::kContinue;
 }

@@ -100,7 +100,11 @@ Result<std::vector<std::string>> resolve_subsystems(const std::string& selector)
     };
     for (auto& [key, subsystems] : table)
         if (selector == key || selector == lower(key)) return subsystems;
-    return make_error(Errc::kInvalid, "[ERROR] unknown selector for --match-subsystems: " + selector);
+    std::string valid;
+    for (auto& [key, subsystems] : table) valid += (valid.empty() ? "" : ", ") + key;
+    // The reference's line, then the valid values on a line of their own.
+    return make_error(Errc::kInvalid,
+                      "[ERROR] unknown selector for --match-subsystems: " + selector + "\n  valid: " + valid);
 }
 
 Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& warnings) {

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "cli/command_table.h"
+#include "cli/load_progress.h"
 #include "utilities/file.h"
 #include "resource/graph_export.h"
 #include "resource/loader.h"
@@ -76,22 +77,35 @@ int run_session(const Options& options) {
         return fail_startup("resource_query_t: ERROR: can't read " + options.load_file + "\n");
     auto start = std::chrono::steady_clock::now();
     session.graph = std::make_unique<ResourceGraph>();
+    LoadProgress progress(options.load_file, isatty(STDERR_FILENO));
+    request.progress = progress.callback();
     Status loaded = load_graph(request, *session.graph);
-    if (!loaded)
-        return fail_startup("resource_query_t: ERROR: " + loaded.message() +
-                            "\nERROR: error generating resources\n");
+    progress.finish();
+    if (!loaded) {
+        fail_startup("resource_query_t: ERROR: " + loaded.message() + "\nERROR: error generating resources\n");
+        // The reference's text says neither where nor what: we add it.
+        if (!loaded.error().detail.empty()) std::cerr << "  " << loaded.error().detail << std::endl;
+        return 1;
+    }
     double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     session.store = std::make_unique<ScheduleStore>();
     auto policy = make_policy(options.match_policy);
-    if (!policy) return fail_startup("resource_query_t: ERROR: can't create matcher\n");
+    if (!policy) {
+        fail_startup("resource_query_t: ERROR: can't create matcher\n");
+        std::cerr << "  " << policy.message() << std::endl;  // what the reference leaves out
+        return 1;
+    }
     session.policy = std::move(*policy);
     TraverserConfig config;
     for (auto& name : options.subsystems) config.subsystems.push_back(session.graph->subsystems().find(name));
     config.prune_filters = options.prune_filters;
     config.flexible = options.traverser == "flexible";
     auto traverser = DfuTraverser::create(*session.graph, *session.store, *session.policy, config);
-    if (!traverser)
-        return fail_startup("initialize_matchers_and_traversers: ERROR: " + traverser.message() + "\n");
+    if (!traverser) {
+        fail_startup("initialize_matchers_and_traversers: ERROR: " + traverser.message() + "\n");
+        if (!traverser.error().detail.empty()) std::cerr << "  " << traverser.error().detail << std::endl;
+        return 1;
+    }
     session.traverser = std::move(*traverser);
     auto writer = make_writer(options.match_format);
     if (!writer) return fail_startup("resource_query_t: ERROR: " + writer.message() + "\n");

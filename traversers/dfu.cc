@@ -36,8 +36,15 @@ Result<std::unique_ptr<DfuTraverser>> DfuTraverser::create(ResourceGraph& graph,
                                                            MatchPolicy& policy, const TraverserConfig& config) {
     if (config.subsystems.empty()) return make_error(Errc::kInvalid, "can't initialize traverser");
     std::unique_ptr<DfuTraverser> t(new DfuTraverser(graph, store, policy, config));
-    if (!t->specs_.front().parse(config.prune_filters, graph.types()).ok())
-        return make_error(Errc::kInvalid, "can't set pruning filters");
+    if (Status parsed = t->specs_.front().parse(config.prune_filters, graph.types()); !parsed.ok()) {
+        std::string known;
+        for (TypeId type = 0; type < graph.types().size(); ++type)
+            if (!graph.by_type(type).empty()) known += (known.empty() ? "" : ", ") + graph.types().name(type);
+        return make_error(Errc::kInvalid, "can't set pruning filters",
+                          "-p \"" + config.prune_filters + "\": " + parsed.message() +
+                              " (a filter is HIGH:LOW, comma-separated, HIGH a type or ALL; types here: " + known +
+                              ")");
+    }
     RQ_TRY(t->reinstall_pruning());
     return t;
 }

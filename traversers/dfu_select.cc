@@ -1,6 +1,7 @@
 // Selection: the depth-first walk that scores candidates and marks the
 // chosen edges (spec/traversal.md §4-§8).
 #include <algorithm>
+#include "utilities/saturating.h"
 
 #include "traversers/dfu.h"
 
@@ -298,13 +299,13 @@ void DfuTraverser::dom_slot(VertexId u, const std::vector<JobResource>& shape, u
     // How many whole slots the sorted candidates can pack.
     int64_t k = shape.empty() ? 0 : INT64_MAX;
     for (const JobResource& member : shape) {
-        int64_t need = calc_count(member, static_cast<uint32_t>(slot_scores.qualified_count(dom, member.type)));
+        int64_t need = calc_count(member, clamp_to_u32(slot_scores.qualified_count(dom, member.type)));
         int64_t fits = 0;
         if (need != 0) {
             if (const TypeEvals* evals = slot_scores.find(dom, member.type)) {
                 int64_t sum = 0;
                 for (const EGroup& h : evals->groups) {
-                    sum += h.count;
+                    sum = saturating_add(sum, h.count);
                     if (sum >= need) ++fits, sum = 0;
                 }
             }
@@ -322,7 +323,7 @@ void DfuTraverser::dom_slot(VertexId u, const std::vector<JobResource>& shape, u
         for (size_t m = 0; m < shape.size(); ++m) {
             const JobResource& member = shape[m];
             int64_t need =
-                calc_count(member, static_cast<uint32_t>(slot_scores.qualified_count(dom, member.type)));
+                calc_count(member, clamp_to_u32(slot_scores.qualified_count(dom, member.type)));
             const TypeEvals* evals = slot_scores.find(dom, member.type);
             for (int64_t got = 0; got < need;) {
                 if (evals == nullptr || cursor[m] >= evals->groups.size()) {
@@ -408,7 +409,7 @@ bool DfuTraverser::resolve_graph(VertexId root, const std::vector<JobResource>& 
     root_needs = 1;
     for (const JobResource& r : resources) {
         if (r.type != graph_.type(root)) continue;
-        root_needs = calc_count(r, static_cast<uint32_t>(outer.avail));
+        root_needs = calc_count(r, clamp_to_u32(outer.avail));
         if (root_needs == 0) return false;
     }
     for (auto& sub : outer.subsystems())
