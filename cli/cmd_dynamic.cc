@@ -18,7 +18,7 @@ const char* kRule = "INFO: =============================\n";
 
 // The R file of `update` and `partial-cancel`: false, after the reference's
 // message, if the reader is not one of `readers` or the file cannot be read.
-bool read_r_file(const std::string& reader, std::initializer_list<const char*> readers, const std::string& path,
+bool read_r_file(Session& s, const std::string& reader, std::initializer_list<const char*> readers, const std::string& path,
                  std::string& text) {
     bool known = false;
     for (const char* r : readers) known |= reader == r;
@@ -26,7 +26,7 @@ bool read_r_file(const std::string& reader, std::initializer_list<const char*> r
         std::cerr << "ERROR: unsupported reader " << reader << std::endl;
         return false;
     }
-    if (!read_file(path, text)) {
+    if (!s.read_input(path, text)) {
         std::cerr << "ERROR: can't open " << path << std::endl;
         return false;
     }
@@ -68,7 +68,7 @@ Next cmd_update(Session& s, const Args& args) {
         return Next::kContinue;
     }
     std::string text;
-    if (!read_r_file(reader, {"jgf", "rv1exec", "jgf_shorthand"}, args[3], text)) return Next::kContinue;
+    if (!read_r_file(s, reader, {"jgf", "rv1exec", "jgf_shorthand"}, args[3], text)) return Next::kContinue;
     int64_t jobid = parse_integer(args[4]);
     int64_t at = parse_integer(args[5]);
     int64_t duration = parse_integer(args[6]);
@@ -124,7 +124,7 @@ Next cmd_update(Session& s, const Args& args) {
 Next cmd_attach(Session& s, const Args& args) {
     if (args.size() != 2) return malformed();
     std::string text;
-    if (!read_file(args[1], text)) {
+    if (!s.read_input(args[1], text)) {
         std::cerr << "ERROR: can't open " << args[1] << std::endl;
         return Next::kContinue;
     }
@@ -162,7 +162,7 @@ Next cmd_partial_cancel(Session& s, const Args& args) {
     int64_t jobid = parse_integer(args[1]);
     const std::string& reader = args[2];
     std::string text;
-    if (!read_r_file(reader, {"jgf", "rv1exec"}, args[3], text)) return Next::kContinue;
+    if (!read_r_file(s, reader, {"jgf", "rv1exec"}, args[3], text)) return Next::kContinue;
     auto job = s.jobs.find(jobid);
     if (job == s.jobs.end() || job->second.state == JobState::kCanceled) {
         std::cerr << "ERROR: nonexistent job " << jobid << std::endl;

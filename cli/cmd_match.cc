@@ -88,7 +88,7 @@ Attempt match_one(Session& s, MatchOp op, const std::string& path) {
     while (s.is_live(s.next_jobid)) ++s.next_jobid;
     const int64_t jobid = s.next_jobid;
     std::string& text = s.read_buffer;
-    if (!read_file(path, text)) {
+    if (!s.read_input(path, text)) {
         std::cerr << "ERROR: can't open " << path << std::endl;
         return Attempt::kUnreadable;
     }

@@ -51,6 +51,18 @@ const std::vector<Command>& command_table() {
         {"list", "l", "List all jobs: resource-query> list", cmd_list},
         {"info", "i", "Print the state of one job: resource-query> info 1", cmd_info},
         {"stat", "s", "Print overall matching statistics: resource-query> stat", cmd_stat},
+        {"save", "sv",
+         "Save the session to an SQLite file, whole or only what changed since the last save "
+         "there; resume it with -f db -L FILE: resource-query> save state.db [changes]",
+         cmd_save},
+        {"allocated", "al",
+         "Print what a job (or any job) holds, in the -F format, or its counts by type: "
+         "resource-query> allocated [JOBID] [--summary]",
+         cmd_allocated},
+        {"available", "av",
+         "Print what no job holds now (or at time T), in the -F format, or its counts by type: "
+         "resource-query> available [--at T] [--summary]",
+         cmd_available},
         {"submit", "sb",
          "Queue a jobspec at the simulated time: resource-query> submit [--queue Q] [--priority 1-10] "
          "[--name DEF] [--runtime S] [--rm KEY=N] jobspec.yaml",
@@ -81,7 +93,12 @@ Next run_command_line(Session& session, const std::string& line) {
     if (args.empty()) return Next::kContinue;
     const Command* command = find_command(args[0]);
     if (command == nullptr) return Next::kContinue;
-    Next next = command->run(session, args);
+    Next next = Next::kContinue;
+    if (session.around_command)
+        next = session.around_command(args, [&] { return command->run(session, args) == Next::kQuit; })
+                   ? Next::kQuit : Next::kContinue;
+    else
+        next = command->run(session, args);
     // One flush per command, not per line: whoever reads our output
     // through a pipe sees each answer whole (stderr is tied to stdout, so
     // error lines keep their place).

@@ -32,7 +32,7 @@ std::string lower(std::string s) {
 }
 
 const std::vector<std::string> kLoadFormats = {"grug",    "hwloc",  "jgf", "jgf_shorthand",
-                                               "rv1exec", "rv1exec_force"};
+                                               "rv1exec", "rv1exec_force", "db"};
 const std::vector<std::string> kMatchFormats = {"simple", "pretty_simple", "jgf", "jgf_shorthand",
                                                 "rlite",  "rv1",           "rv1_nosched",
                                                 "rv1_shorthand"};
@@ -42,7 +42,7 @@ bool one_of(const std::string& v, const std::vector<std::string>& list) {
 }
 
 // Long-only options of the simulated queue (queue/).
-enum QueueOption { kQueuePolicy = 1000, kQueueDepth, kReservationDepth, kEventsJson, kReplay, kReplayShift,
+enum QueueOption { kQueuePolicy = 2000, kQueueDepth, kReservationDepth, kEventsJson, kReplay, kReplayShift,
                    kReplayNodes, kReplayCsv };
 
 bool parse_count(const std::string& s, int64_t& n) {
@@ -124,6 +124,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
         {"elapse-time", no_argument, nullptr, 'e'},
         {"disable-prompt", no_argument, nullptr, 'd'},
         {"help", no_argument, nullptr, 'h'},
+        {"state", required_argument, nullptr, 1000},
         {"queues", required_argument, nullptr, 'Q'},
         {"queue-policy", required_argument, nullptr, kQueuePolicy},
         {"queue-depth", required_argument, nullptr, kQueueDepth},
@@ -179,7 +180,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
             break;
         case 'g': {
             std::string g = lower(arg);
-            if (g != "dot" && g != "graphml")
+            if (g != "dot" && g != "graphml" && g != "jgf")
                 return make_error(Errc::kInvalid, "[ERROR] unknown format for --graph-format: " + arg);
             o.graph_format = g;
             break;
@@ -199,6 +200,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
         case 'e': o.elapse_time = true; break;
         case 'd': o.disable_prompt = true; break;
         case 'h': o.show_help = true; return o;
+        case 1000: o.state_file = arg; break;
         default: {
             Status queued = parse_queue_option(ch, arg, o);
             if (!queued) return queued.error();
@@ -208,7 +210,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
     }
     if (optind < argc) return make_error(Errc::kInvalid, "");
     o.load_local_machine = o.load_format == "hwloc" && !load_file_given;
-    if (!o.load_local_machine && !exists(o.load_file))
+    if (!o.load_local_machine && o.state_file.empty() && !exists(o.load_file))
         return make_error(Errc::kInvalid, "[ERROR] file does not exist for --load-file: " + o.load_file);
     return o;
 }

@@ -161,7 +161,8 @@ private:
                      ScoreSet& scores);
     bool aux_visit(VertexId v, SubsystemId s, size_t slot, const std::vector<JobResource>& list);
     void dom_slot(VertexId u, const std::vector<JobResource>& shape, uint32_t nslots, ScoreSet& scores);
-    void resolve(ScoreSet& scores, ScoreSet& parent);
+    void resolve(VertexId u, ScoreSet& scores, ScoreSet& parent);
+    void mark_paths_down_from(VertexId u, ScoreSet& scores);
     // Marks `e` selected in the current round (and remembers it for the
     // update walk).
     void mark_edge(EdgeId e, int64_t needs, bool exclusive);

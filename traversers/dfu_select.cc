@@ -72,7 +72,7 @@ bool DfuTraverser::dom_dfv(VertexId u, const std::vector<JobResource>& resources
     int64_t a = avail(u);
     if (a == 0) return false;
     if (!policy_.finish_vtx(ctx, u, resources, scores)) return false;
-    resolve(scores, parent);
+    resolve(u, scores, parent);
     parent.avail = a;
     parent.score = scores.score;
 
@@ -133,6 +133,17 @@ DfuTraverser::Classified DfuTraverser::classify(VertexId u, const std::vector<Jo
             c.next = &slot->with;
             c.nslots = nslots;
             c.pristine = false;
+            return c;
+        }
+        // Deviation (traversal.md §7 corner case): a slot requested at
+        // this level whose members sit deeper (node -> socket -> L3 cache
+        // -> core) is looked for below, through this vertex, instead of
+        // failing here; the original fails. With mark_paths_down_from()
+        // this makes `node[1]->slot[1]->core[N]` match on hwloc nodes.
+        if (match == nullptr) {
+            c.kind = Kind::kPristineNone;  // walked through, as prefix omission does
+            c.next = &resources;
+            c.pristine = pristine;  // unchanged: only the failing case differs
             return c;
         }
     }
@@ -341,10 +352,11 @@ void DfuTraverser::dom_slot(VertexId u, const std::vector<JobResource>& shape, u
     for (auto& g : slots) scores.add(dom, types::kSlot, std::move(g));
 }
 
-void DfuTraverser::resolve(ScoreSet& scores, ScoreSet& parent) {
+void DfuTraverser::resolve(VertexId u, ScoreSet& scores, ScoreSet& parent) {
     if (scores.score <= 0) return;
     if (scores.choice_made()) {
         for (auto& sub : scores.subsystems()) enforce(sub.subsystem, scores, false);
+        mark_paths_down_from(u, scores);
     } else {
         scores.merge_into(parent);
     }
@@ -369,6 +381,36 @@ void DfuTraverser::enforce(SubsystemId s, ScoreSet& scores, bool unconstrained) 
                         const TypeEvals* we = scores.find(s, graph_.type(w));
                         if (we != nullptr && we->best_k == 0) mark_edge(p, graph_.size(w), false);
                         src = graph_.source(p);
+                    }
+                }
+            }
+        }
+    }
+}
+
+// Deviation from the original (traversal.md §7, corner case): a choice at
+// `u` marks only the edges stored in the chosen egroups. When those were
+// packed below u's children (`node[1]->slot[1]->core[4]` on node -> socket
+// -> core: the slots are packed at the sockets, the node chooses), the
+// edges from u down to where they start are left unmarked, the update walk
+// cannot reach the chosen cores and the match fails. Here every such
+// in-between edge is marked too, shared (needs = the vertex's size, not
+// exclusive), as the root path is in §7.2. Cost: the chosen edges' path up
+// to u, each edge once per match.
+void DfuTraverser::mark_paths_down_from(VertexId u, ScoreSet& scores) {
+    SubsystemId s = dominant();
+    for (auto& sub : scores.subsystems()) {
+        if (sub.subsystem != s) continue;
+        for (TypeEvals& evals : sub.types) {
+            if (evals.best_k <= 0) continue;
+            for (size_t i = 0; i < evals.best_i && i < evals.groups.size(); ++i) {
+                if (evals.groups[i].root) continue;
+                for (const EdgeEntry& entry : evals.groups[i].edges) {
+                    for (VertexId v = graph_.source(entry.edge); v != u;) {
+                        EdgeId p = graph_.parent_edge(v, s);  // its target is v
+                        if (p == kNoEdge) break;
+                        if (graph_.marks(p).seq != seq_) mark_edge(p, graph_.size(v), false);
+                        v = graph_.source(p);
                     }
                 }
             }

@@ -2,6 +2,8 @@
 // predicate evaluation and the walk.
 #include "traversers/find.h"
 
+#include <cstdlib>
+
 #include <algorithm>
 #include <cctype>
 #include <limits>
@@ -145,6 +147,15 @@ Result<FindPredicate> parse_predicate(std::string_view token) {
         p.property = std::move(value);
         return p;
     }
+    if (key == "free-at") {  // ours: `available --at T` (RFC 16 Available)
+        char* end = nullptr;
+        std::string text(raw_value);
+        long long at = std::strtoll(text.c_str(), &end, 10);
+        if (text.empty() || *end != '\0' || at < 0) return bad_value("expected a time in seconds, 0 or more");
+        p.key = Key::kFreeAt;
+        p.at = at;
+        return p;
+    }
     static const std::pair<std::string_view, Key> kJobKeys[] = {
         {"jobid-alloc", Key::kJobidAlloc},
         {"jobid-reserved", Key::kJobidReserved},
@@ -262,6 +273,9 @@ bool evaluate_predicate(const FindPredicate& p, const FindTarget& t) {
         const PropertyMap* properties = t.graph.properties(t.vertex);
         return properties != nullptr && properties->count(p.property) != 0;
     }
+    case Key::kFreeAt:
+        return record == nullptr || (record->plan.avail_at(p.at) == record->plan.total() &&
+                                     record->x_checker.avail_at(p.at) == record->x_checker.total());
     case Key::kJobidAlloc: return record != nullptr && has_job(p.jobid, record->allocations);
     case Key::kJobidReserved: return record != nullptr && has_job(p.jobid, record->reservations);
     case Key::kJobidTag: return record != nullptr && has_job(p.jobid, record->tags);
