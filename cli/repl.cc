@@ -102,6 +102,16 @@ Status init_session(Session& session, const Options& options, const std::string&
     for (auto& name : options.subsystems) config.subsystems.push_back(session.graph->subsystems().find(name));
     config.prune_filters = options.prune_filters;
     config.flexible = options.traverser == "flexible";
+    // The reference's exhaustive selection walk: on demand (debug, test
+    // oracle), and with -e, whose visit counters are those of that walk,
+    // unless RQ_ORDERED_VISIT_COUNTS asks for the ordered walk's counters
+    // (benchmarks: -e then times the walk users get without -e).
+    auto flag = [](const char* name) {
+        const char* value = std::getenv(name);
+        return value != nullptr && *value != '\0' && *value != '0';
+    };
+    config.exhaustive_select = flag("RQ_EXHAUSTIVE_SELECT") ||
+                               (options.elapse_time && !flag("RQ_ORDERED_VISIT_COUNTS"));
     auto traverser = DfuTraverser::create(*session.graph, *session.store, *session.policy, config);
     if (!traverser)
         return make_error(Errc::kInvalid, "initialize_matchers_and_traversers: ERROR: " + traverser.message() + "\n",

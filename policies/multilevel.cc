@@ -54,6 +54,8 @@ MultilevelPolicy::MultilevelPolicy(const MultilevelConfig& config)
     : before_(config.high ? score_greater : score_less), node_centric_(config.node_centric) {
     node_exclusive = config.node_exclusive;
     stop_on_first = config.stop_on_first;
+    order_.high = config.high;
+    order_.node_centric = config.node_centric;
 }
 
 bool MultilevelPolicy::discover(const PolicyContext& ctx, VertexId u) {

@@ -12,6 +12,24 @@ int64_t DfuTraverser::avail(VertexId v) const {
 }
 
 Errc DfuTraverser::select(std::vector<JobResource>& resources, int64_t at) {
+    if (const IdOrderIndex* index = ordered_index(resources)) {
+        // The ordered walk, kept only when its choice provably is the
+        // exhaustive walk's; otherwise (ties at the cut, a failure, a
+        // message) the exhaustive walk decides, as the reference would.
+        size_t mark = message_.size();
+        walk_ = OrderedWalk{};
+        walk_.index = index;
+        walk_.request = &resources.front();
+        bool exact = false;
+        Errc code = select_once(resources, at, &exact);
+        walk_.index = nullptr;
+        if (code == Errc::kOk && exact && message_.size() == mark) return ++ordered_selections_, code;
+        message_.resize(mark);
+    }
+    return select_once(resources, at, nullptr);
+}
+
+Errc DfuTraverser::select_once(std::vector<JobResource>& resources, int64_t at, bool* exact) {
     at_ = at;
     ++seq_;
     selected_.clear();
@@ -31,6 +49,7 @@ Errc DfuTraverser::select(std::vector<JobResource>& resources, int64_t at) {
     outer.add(dominant(), graph_.type(root), std::move(group));
     int64_t root_needs = 1;
     if (!resolve_graph(root, resources, outer, root_needs)) return Errc::kUnsatisfiable;
+    if (exact != nullptr) *exact = choice_is_exact(outer);
     EdgeMarks& marks = graph_.root_marks(dominant());
     marks.needs = root_needs;
     marks.exclusive = x_root_;
@@ -221,9 +240,25 @@ bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<Job
         return true;
     };
 
+    if (!policy_.stop_on_first && walk_.index != nullptr && pristine) {
+        // Best candidates first; stop once the rest cannot change the choice.
+        const auto* children = walk_.index->children(u);
+        if (children == nullptr) return false;
+        for (const IdOrderIndex::Child& child : *children) {
+            if (beyond_threshold(child.bound)) break;
+            VertexId v = graph_.target(child.edge);
+            if (graph_.subsystem(child.edge) != s || colour(0, v) != kWhite || cannot_hold(v, list)) continue;
+            if (visit(child.edge) && graph_.type(v) == walk_.index->type()) record_candidate(scores.score, scores.avail);
+        }
+        return any;
+    }
     if (!policy_.stop_on_first) {
-        for (EdgeId e : graph_.out(u))
-            if (graph_.subsystem(e) == s && colour(0, graph_.target(e)) == kWhite) visit(e);
+        for (EdgeId e : graph_.out(u)) {
+            VertexId v = graph_.target(e);
+            if (graph_.subsystem(e) != s || colour(0, v) != kWhite) continue;
+            if (pristine && cannot_hold(v, list)) continue;
+            visit(e);
+        }
         return any;
     }
 
@@ -248,6 +283,7 @@ bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<Job
         EdgeId e = child.edge;
         VertexId v = graph_.target(e);
         if (graph_.subsystem(e) != s || colour(0, v) != kWhite || satisfied_type(graph_.type(v))) continue;
+        if (pristine && cannot_hold(v, list)) continue;
         if (!visit(e)) continue;
         for (auto& tally : tallies) {
             int64_t total = scores.total_count(s, tally.type);
