@@ -160,9 +160,11 @@ int run_session(const Options& given) {
             return fail_startup("resource_query_t: ERROR: can't open " + options.test_output + "\n");
     }
 
+    if (!options.replay.empty()) return run_replay(session);
     LineReader reader(!options.disable_prompt);
     for (std::string line; reader.next(line);)
         if (run_command_line(session, line) == Next::kQuit) break;
+    finish_queue(session);
     // Closes the files `save` and --state keep open: each folds its write-ahead
     // log back in, so FILE alone holds the session again.
     session.state.reset();
