@@ -3,8 +3,9 @@
 //
 // Almost every record holds one or a few jobs (a core: one; a node: one
 // per core), and a std::map costs 48 bytes empty plus a 48-byte heap node
-// per entry. Here a small table is one sorted vector (16 bytes an entry,
-// 32 bytes empty, nothing allocated while empty). A table that grows past
+// per entry. Here a small table is one sorted array (16 bytes an entry for
+// a map, 8 for a set) and one entry is kept inline, so a table of at most
+// one job allocates nothing (a map takes 24 bytes, a set 16). A table that grows past
 // kFlatMax entries (the root and the upper levels hold one entry per
 // running job) moves into a balanced tree so that insert and erase stay
 // O(log n) — a big flat vector would make every erase O(n) — and moves back
@@ -12,6 +13,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstring>
 #include <cstdint>
 #include <iterator>
 #include <map>
@@ -75,69 +77,153 @@ public:
     using iterator = const_iterator;
 
     FlatOrTree() = default;
-    FlatOrTree(const FlatOrTree& o) : flat_(o.flat_), tree_(o.tree_ ? std::make_unique<Tree>(*o.tree_) : nullptr) {}
+    FlatOrTree(const FlatOrTree& o) { copy_from(o); }
     FlatOrTree& operator=(const FlatOrTree& o) {
-        if (this != &o) *this = FlatOrTree(o);
+        if (this != &o) {
+            release();
+            copy_from(o);
+        }
         return *this;
     }
-    FlatOrTree(FlatOrTree&&) noexcept = default;
-    FlatOrTree& operator=(FlatOrTree&&) noexcept = default;
+    FlatOrTree(FlatOrTree&& o) noexcept { steal(o); }
+    FlatOrTree& operator=(FlatOrTree&& o) noexcept {
+        if (this != &o) {
+            release();
+            steal(o);
+        }
+        return *this;
+    }
+    ~FlatOrTree() { release(); }
 
-    size_t size() const { return tree_ ? tree_->size() : flat_.size(); }
+    size_t size() const { return in_tree() ? tree()->size() : size_; }
     bool empty() const { return size() == 0; }
     size_t count(int64_t k) const {
-        if (tree_) return tree_->count(k);
-        auto it = lower(k);
-        return it != flat_.end() && key_of(*it) == k ? 1 : 0;
+        if (in_tree()) return tree()->count(k);
+        const Entry* it = lower(k);
+        return it != flat_end() && key_of(*it) == k ? 1 : 0;
     }
     const_iterator begin() const {
-        return tree_ ? const_iterator(tree_->cbegin(), tree_->cend())
-                     : const_iterator(flat_.data(), flat_.data() + flat_.size());
+        return in_tree() ? const_iterator(tree()->cbegin(), tree()->cend()) : const_iterator(flat(), flat_end());
     }
     const_iterator end() const {
-        return tree_ ? const_iterator(tree_->cend(), tree_->cend())
-                     : const_iterator(flat_.data() + flat_.size(), flat_.data() + flat_.size());
+        return in_tree() ? const_iterator(tree()->cend(), tree()->cend()) : const_iterator(flat_end(), flat_end());
     }
     const_iterator find(int64_t k) const {
-        if (tree_) return const_iterator(tree_->find(k), tree_->cend());
-        auto it = lower(k);
-        if (it == flat_.end() || key_of(*it) != k) return end();
-        return const_iterator(&*it, flat_.data() + flat_.size());
+        if (in_tree()) return const_iterator(tree()->find(k), tree()->cend());
+        const Entry* it = lower(k);
+        if (it == flat_end() || key_of(*it) != k) return end();
+        return const_iterator(it, flat_end());
     }
     size_t erase(int64_t k) {
-        if (tree_) {
-            size_t n = tree_->erase(k);
-            if (tree_->size() < kFlatMax / 2) to_flat();
+        if (in_tree()) {
+            size_t n = tree()->erase(k);
+            if (tree()->size() < kFlatMax / 2) to_flat();
             return n;
         }
-        auto it = lower(k);
-        if (it == flat_.end() || key_of(*it) != k) return 0;
-        flat_.erase(it);
-        if (flat_.empty()) flat_.shrink_to_fit();
+        Entry* it = lower(k);
+        if (it == flat_end() || key_of(*it) != k) return 0;
+        std::copy(it + 1, flat_end(), it);
+        --size_;
+        if (size_ <= 1 && cap_ > 1) {  // back to inline storage
+            Entry* heap = heap_data();
+            Entry keep = size_ ? heap[0] : Entry{};
+            delete[] heap;
+            cap_ = 1;
+            set_inline(keep);
+        }
         return 1;
     }
     void erase(const_iterator it) { erase(key_of(*it)); }
 
 protected:
-    typename std::vector<Entry>::const_iterator lower(int64_t k) const {
-        return std::lower_bound(flat_.begin(), flat_.end(), k,
-                                [](const Entry& e, int64_t key) { return key_of(e) < key; });
+    // Storage: cap_ == 1 holds at most one entry inline in buf_; cap_ > 1
+    // a heap array of cap_ entries; cap_ == 0 a tree (pointer in buf_).
+    bool in_tree() const { return cap_ == 0; }
+    Tree* tree() const {
+        Tree* t;
+        std::memcpy(&t, buf_, sizeof t);
+        return t;
     }
-    typename std::vector<Entry>::iterator lower(int64_t k) {
-        return std::lower_bound(flat_.begin(), flat_.end(), k,
-                                [](const Entry& e, int64_t key) { return key_of(e) < key; });
+    Entry* heap_data() const {
+        Entry* p;
+        std::memcpy(&p, buf_, sizeof p);
+        return p;
+    }
+    void set_pointer(const void* p) { std::memcpy(buf_, &p, sizeof p); }
+    void set_inline(const Entry& e) { std::memcpy(buf_, &e, sizeof e); }
+    const Entry* flat() const {
+        return cap_ == 1 ? reinterpret_cast<const Entry*>(buf_) : heap_data();
+    }
+    Entry* flat() { return cap_ == 1 ? reinterpret_cast<Entry*>(buf_) : heap_data(); }
+    const Entry* flat_end() const { return flat() + size_; }
+    Entry* flat_end() { return flat() + size_; }
+
+    const Entry* lower(int64_t k) const {
+        return std::lower_bound(flat(), flat_end(), k, [](const Entry& e, int64_t key) { return key_of(e) < key; });
+    }
+    Entry* lower(int64_t k) {
+        return std::lower_bound(flat(), flat_end(), k, [](const Entry& e, int64_t key) { return key_of(e) < key; });
+    }
+    // Inserts `e` before `at` (flat mode, size_ < kFlatMax); returns it.
+    Entry* insert_flat(Entry* at, const Entry& e) {
+        size_t pos = static_cast<size_t>(at - flat());
+        if (size_ == cap_) {
+            uint32_t cap = cap_ * 2 < 4 ? 4 : cap_ * 2;
+            Entry* grown = new Entry[cap];
+            std::copy(flat(), flat_end(), grown);
+            if (cap_ > 1) delete[] heap_data();
+            cap_ = cap;
+            set_pointer(grown);
+        }
+        Entry* data = flat();
+        std::copy_backward(data + pos, data + size_, data + size_ + 1);
+        data[pos] = e;
+        ++size_;
+        return data + pos;
     }
     void to_tree() {
-        tree_ = std::make_unique<Tree>(flat_.begin(), flat_.end());
-        std::vector<Entry>().swap(flat_);
+        Tree* t = new Tree(flat(), flat_end());
+        if (cap_ > 1) delete[] heap_data();
+        size_ = 0;
+        cap_ = 0;
+        set_pointer(t);
     }
     void to_flat() {
-        flat_.assign(tree_->begin(), tree_->end());
-        tree_.reset();
+        Tree* t = tree();
+        cap_ = 1;
+        size_ = 0;
+        for (auto& e : *t) insert_flat(flat_end(), Entry(e));
+        delete t;
+    }
+    void release() {
+        if (in_tree())
+            delete tree();
+        else if (cap_ > 1)
+            delete[] heap_data();
+        size_ = 0;
+        cap_ = 1;
+    }
+    void copy_from(const FlatOrTree& o) {
+        size_ = 0;
+        cap_ = 1;
+        if (o.in_tree()) {
+            cap_ = 0;
+            set_pointer(new Tree(*o.tree()));
+        } else {
+            for (const Entry* e = o.flat(); e != o.flat_end(); ++e) insert_flat(flat_end(), *e);
+        }
+    }
+    void steal(FlatOrTree& o) {
+        size_ = o.size_;
+        cap_ = o.cap_;
+        std::memcpy(buf_, o.buf_, sizeof buf_);
+        o.size_ = 0;
+        o.cap_ = 1;
     }
 
-    std::vector<Entry> flat_;
-    std::unique_ptr<Tree> tree_;  // set while big
+    uint32_t size_ = 0;
+    uint32_t cap_ = 1;
+    alignas(Entry) alignas(void*) unsigned char buf_[sizeof(Entry) < sizeof(void*) ? sizeof(void*) : sizeof(Entry)] = {};
 };
 
 }  // namespace job_map_detail
@@ -149,19 +235,19 @@ class JobMap : public job_map_detail::FlatOrTree<std::pair<int64_t, V>, std::map
 
 public:
     V& operator[](int64_t k) {
-        if (this->tree_) return (*this->tree_)[k];
-        auto it = this->lower(k);
-        if (it != this->flat_.end() && it->first == k) return it->second;
-        if (this->flat_.size() < Base::kFlatMax) return this->flat_.insert(it, {k, V{}})->second;
+        if (this->in_tree()) return (*this->tree())[k];
+        auto* it = this->lower(k);
+        if (it != this->flat_end() && it->first == k) return it->second;
+        if (this->size_ < Base::kFlatMax) return this->insert_flat(it, {k, V{}})->second;
         this->to_tree();
-        return (*this->tree_)[k];
+        return (*this->tree())[k];
     }
     // The value of `k`, or a default value if absent.
     const V& at(int64_t k) const {
         static const V kAbsent{};
         auto it = this->find(k);
         if (it == this->end()) return kAbsent;
-        if (this->tree_) return this->tree_->find(k)->second;
+        if (this->in_tree()) return this->tree()->find(k)->second;
         return this->lower(k)->second;
     }
 };
@@ -171,15 +257,15 @@ class JobSet : public job_map_detail::FlatOrTree<int64_t, std::set<int64_t>> {
 public:
     // True if `k` was not there.
     bool insert(int64_t k) {
-        if (tree_) return tree_->insert(k).second;
-        auto it = lower(k);
-        if (it != flat_.end() && *it == k) return false;
-        if (flat_.size() < kFlatMax) {
-            flat_.insert(it, k);
+        if (in_tree()) return tree()->insert(k).second;
+        int64_t* it = lower(k);
+        if (it != flat_end() && *it == k) return false;
+        if (size_ < kFlatMax) {
+            insert_flat(it, k);
             return true;
         }
         to_tree();
-        return tree_->insert(k).second;
+        return tree()->insert(k).second;
     }
 };
 
