@@ -7,9 +7,9 @@
 // a map, 8 for a set) and one entry is kept inline, so a table of at most
 // one job allocates nothing (a map takes 24 bytes, a set 16). A table that grows past
 // kFlatMax entries (the root and the upper levels hold one entry per
-// running job) moves into a balanced tree so that insert and erase stay
-// O(log n) — a big flat vector would make every erase O(n) — and moves back
-// once it is small again. Iteration is in ascending job order either way.
+// running job) moves into a chunked sorted sequence (see Chunked) so that
+// insert and erase never move more than a chunk — a big flat vector would
+// make every erase O(n) — and moves back once it is small again. Iteration is in ascending job order either way.
 #pragma once
 
 #include <algorithm>
@@ -29,8 +29,116 @@ inline int64_t key_of(int64_t k) { return k; }
 template <class V>
 int64_t key_of(const std::pair<int64_t, V>& e) { return e.first; }
 
+// The big representation: a sorted sequence cut into chunks of at most
+// kChunk entries (a one-level B-tree). Lookup is two binary searches;
+// insert and erase move at most kChunk entries plus, when a chunk splits or
+// empties, kChunk-times fewer chunk handles than there are entries. Entries
+// take their own size (8 or 16 bytes) instead of a 48-byte tree node, and
+// appending ever-larger job ids fills chunks completely.
+template <class Entry>
+class Chunked {
+public:
+    static constexpr size_t kChunk = 256;
+
+    class const_iterator {
+    public:
+        const_iterator() = default;
+        const_iterator(const std::vector<std::vector<Entry>>* c, size_t i, size_t j) : chunks_(c), i_(i), j_(j) {}
+        const Entry& operator*() const { return (*chunks_)[i_][j_]; }
+        const_iterator& operator++() {
+            if (++j_ == (*chunks_)[i_].size()) ++i_, j_ = 0;
+            return *this;
+        }
+        bool operator==(const const_iterator& o) const { return i_ == o.i_ && j_ == o.j_; }
+        bool operator!=(const const_iterator& o) const { return !(*this == o); }
+
+    private:
+        const std::vector<std::vector<Entry>>* chunks_ = nullptr;
+        size_t i_ = 0, j_ = 0;
+    };
+
+    Chunked(const Entry* first, const Entry* last) {
+        for (; first != last; ++first) insert_entry(*first);
+    }
+    size_t size() const { return size_; }
+    const_iterator cbegin() const { return const_iterator(&chunks_, 0, 0); }
+    const_iterator cend() const { return const_iterator(&chunks_, chunks_.size(), 0); }
+    const_iterator begin() const { return cbegin(); }
+    const_iterator end() const { return cend(); }
+    size_t count(int64_t k) const { return find_ptr(k) ? 1 : 0; }
+    const_iterator find(int64_t k) const {
+        size_t i = chunk_of(k);
+        if (i == chunks_.size()) return cend();
+        const auto& c = chunks_[i];
+        auto it = lower(c, k);
+        if (it == c.end() || key_of(*it) != k) return cend();
+        return const_iterator(&chunks_, i, static_cast<size_t>(it - c.begin()));
+    }
+    const Entry* find_ptr(int64_t k) const {
+        size_t i = chunk_of(k);
+        if (i == chunks_.size()) return nullptr;
+        auto it = lower(chunks_[i], k);
+        return it == chunks_[i].end() || key_of(*it) != k ? nullptr : &*it;
+    }
+    // Inserts `e` unless its key is present; returns the entry and whether
+    // it was inserted.
+    std::pair<Entry*, bool> insert_entry(const Entry& e) {
+        const int64_t k = key_of(e);
+        if (chunks_.empty() || (key_of(chunks_.back().back()) < k && chunks_.back().size() == kChunk)) {
+            chunks_.emplace_back();  // appending past a full last chunk
+            chunks_.back().reserve(kChunk);
+            chunks_.back().push_back(e);
+            ++size_;
+            return {&chunks_.back().back(), true};
+        }
+        size_t i = chunk_of(k);
+        if (i == chunks_.size()) i = chunks_.size() - 1;  // beyond every key
+        auto& c = chunks_[i];
+        auto it = lower(c, k);
+        if (it != c.end() && key_of(*it) == k) return {&*it, false};
+        size_t pos = static_cast<size_t>(it - c.begin());
+        c.insert(it, e);
+        ++size_;
+        if (c.size() > kChunk) {  // split in halves
+            std::vector<Entry> upper(c.begin() + kChunk / 2, c.end());
+            c.resize(kChunk / 2);
+            chunks_.insert(chunks_.begin() + static_cast<std::ptrdiff_t>(i) + 1, std::move(upper));
+            if (pos >= kChunk / 2) return {&chunks_[i + 1][pos - kChunk / 2], true};
+        }
+        return {&chunks_[i][pos], true};
+    }
+    size_t erase(int64_t k) {
+        size_t i = chunk_of(k);
+        if (i == chunks_.size()) return 0;
+        auto& c = chunks_[i];
+        auto it = lower(c, k);
+        if (it == c.end() || key_of(*it) != k) return 0;
+        c.erase(it);
+        --size_;
+        if (c.empty()) chunks_.erase(chunks_.begin() + static_cast<std::ptrdiff_t>(i));
+        return 1;
+    }
+
+private:
+    static typename std::vector<Entry>::const_iterator lower(const std::vector<Entry>& c, int64_t k) {
+        return std::lower_bound(c.begin(), c.end(), k, [](const Entry& e, int64_t key) { return key_of(e) < key; });
+    }
+    static typename std::vector<Entry>::iterator lower(std::vector<Entry>& c, int64_t k) {
+        return std::lower_bound(c.begin(), c.end(), k, [](const Entry& e, int64_t key) { return key_of(e) < key; });
+    }
+    // The first chunk whose last key is >= k (chunks_.size() if none).
+    size_t chunk_of(int64_t k) const {
+        auto it = std::lower_bound(chunks_.begin(), chunks_.end(), k,
+                                   [](const std::vector<Entry>& c, int64_t key) { return key_of(c.back()) < key; });
+        return static_cast<size_t>(it - chunks_.begin());
+    }
+
+    std::vector<std::vector<Entry>> chunks_;  // none empty
+    size_t size_ = 0;
+};
+
 // Entry: int64_t (a set) or std::pair<int64_t, V> (a map); Tree: the
-// std::set / std::map used once big.
+// chunked sequence used once big.
 template <class Entry, class Tree>
 class FlatOrTree {
 public:
@@ -230,34 +338,34 @@ protected:
 
 // job -> value (a span id), ordered by job.
 template <class V>
-class JobMap : public job_map_detail::FlatOrTree<std::pair<int64_t, V>, std::map<int64_t, V>> {
-    using Base = job_map_detail::FlatOrTree<std::pair<int64_t, V>, std::map<int64_t, V>>;
+class JobMap : public job_map_detail::FlatOrTree<std::pair<int64_t, V>, job_map_detail::Chunked<std::pair<int64_t, V>>> {
+    using Base = job_map_detail::FlatOrTree<std::pair<int64_t, V>, job_map_detail::Chunked<std::pair<int64_t, V>>>;
 
 public:
     V& operator[](int64_t k) {
-        if (this->in_tree()) return (*this->tree())[k];
+        if (this->in_tree()) return this->tree()->insert_entry({k, V{}}).first->second;
         auto* it = this->lower(k);
         if (it != this->flat_end() && it->first == k) return it->second;
         if (this->size_ < Base::kFlatMax) return this->insert_flat(it, {k, V{}})->second;
         this->to_tree();
-        return (*this->tree())[k];
+        return this->tree()->insert_entry({k, V{}}).first->second;
     }
     // The value of `k`, or a default value if absent.
     const V& at(int64_t k) const {
         static const V kAbsent{};
         auto it = this->find(k);
         if (it == this->end()) return kAbsent;
-        if (this->in_tree()) return this->tree()->find(k)->second;
+        if (this->in_tree()) return this->tree()->find_ptr(k)->second;
         return this->lower(k)->second;
     }
 };
 
 // A set of jobs, ascending.
-class JobSet : public job_map_detail::FlatOrTree<int64_t, std::set<int64_t>> {
+class JobSet : public job_map_detail::FlatOrTree<int64_t, job_map_detail::Chunked<int64_t>> {
 public:
     // True if `k` was not there.
     bool insert(int64_t k) {
-        if (in_tree()) return tree()->insert(k).second;
+        if (in_tree()) return tree()->insert_entry(k).second;
         int64_t* it = lower(k);
         if (it != flat_end() && *it == k) return false;
         if (size_ < kFlatMax) {
@@ -265,7 +373,7 @@ public:
             return true;
         }
         to_tree();
-        return tree()->insert(k).second;
+        return tree()->insert_entry(k).second;
     }
 };
 

@@ -28,8 +28,9 @@ TEST(JobMap, MatchesStdMapUnderRandomOperations) {
     for (int round = 0; round < 40; ++round) {
         JobMap<int64_t> t;
         std::map<int64_t, int64_t> m;
-        const int64_t keys = round % 2 ? 8 : 200;  // small tables and big ones
-        for (int op = 0; op < 2000; ++op) {
+        // small tables, big ones, and ones big enough to split chunks
+        const int64_t keys = round % 3 == 0 ? 8 : round % 3 == 1 ? 200 : 3000;
+        for (int op = 0; op < 4000; ++op) {
             int64_t k = static_cast<int64_t>(rng() % keys);
             switch (rng() % 4) {
             case 0:
@@ -63,7 +64,7 @@ TEST(JobSet, MatchesStdSetUnderRandomOperations) {
     JobSet t;
     std::set<int64_t> m;
     for (int op = 0; op < 20000; ++op) {
-        int64_t k = static_cast<int64_t>(rng() % (op < 10000 ? 100 : 3));
+        int64_t k = static_cast<int64_t>(rng() % (op < 10000 ? 1000 : 3));
         if (rng() % 2)
             EXPECT_EQ(t.insert(k), m.insert(k).second);
         else
