@@ -42,8 +42,13 @@ VertexId ResourceGraph::add_vertex(const VertexSpec& spec) {
 
     if (by_type_.size() <= spec.type) by_type_.resize(spec.type + 1u);
     by_type_[spec.type].push_back(v);
-    by_rank_[spec.rank].push_back(v);
-    ++name_count_[name_.back()];
+    if (last_rank_.list == nullptr || last_rank_.rank != spec.rank) {
+        last_rank_.list = &by_rank_[spec.rank];
+        last_rank_.rank = spec.rank;
+    }
+    last_rank_.list->push_back(v);
+    if (name_count_.size() <= name_.back()) name_count_.resize(name_.back() + 1u, 0);
+    if (name_count_[name_.back()]++ == 0) ++distinct_names_;
     return v;
 }
 
@@ -258,8 +263,8 @@ void ResourceGraph::detach_vertices(const std::vector<VertexId>& doomed) {
         if (v < child_order_.size()) child_order_[v].reset();
         for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next) by_path_.erase(paths_[p].view());
         first_path_[v] = kNoPath;
-        auto n = name_count_.find(name_[v]);
-        if (n != name_count_.end() && --n->second == 0) name_count_.erase(n);
+        if (name_[v] < name_count_.size() && name_count_[name_[v]] > 0 && --name_count_[name_[v]] == 0)
+            --distinct_names_;
     }
     std::sort(neighbours.begin(), neighbours.end());
     neighbours.erase(std::unique(neighbours.begin(), neighbours.end()), neighbours.end());
@@ -274,6 +279,7 @@ void ResourceGraph::detach_vertices(const std::vector<VertexId>& doomed) {
         auto& list = by_type_[t];
         list.erase(std::remove_if(list.begin(), list.end(), removed), list.end());
     }
+    last_rank_.list = nullptr;  // its list may go below
     std::sort(ranks.begin(), ranks.end());
     ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
     for (int64_t rank : ranks) {

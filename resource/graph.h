@@ -171,7 +171,7 @@ public:
     std::vector<VertexId> at_path(std::string_view path) const { return by_path_.lookup(path); }
     const std::vector<VertexId>& by_type(TypeId t) const;
     const std::map<int64_t, std::vector<VertexId>>& by_rank() const { return by_rank_; }
-    size_t distinct_names() const { return name_count_.size(); }
+    size_t distinct_names() const { return distinct_names_; }
 
     // Detaches `v`: deletes its edges and index entries (spec §17 remove).
     void detach_vertex(VertexId v);
@@ -246,7 +246,23 @@ private:
     PathIndex by_path_;
     std::vector<std::vector<VertexId>> by_type_;
     std::map<int64_t, std::vector<VertexId>> by_rank_;
-    std::unordered_map<NameId, uint32_t> name_count_;
+    // Vertices per name id (dense: name ids are the pool's), and how many
+    // names have at least one vertex.
+    std::vector<uint32_t> name_count_;
+    size_t distinct_names_ = 0;
+    // The by_rank_ list of the last vertex added (loaders add runs of
+    // vertices of one rank); null after a removal, and never copied.
+    struct RankCache {
+        std::vector<VertexId>* list = nullptr;
+        int64_t rank = 0;
+        RankCache() = default;
+        RankCache(const RankCache&) {}
+        RankCache& operator=(const RankCache&) {
+            list = nullptr;
+            return *this;
+        }
+    };
+    RankCache last_rank_;
 
 
 public:
