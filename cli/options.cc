@@ -32,7 +32,7 @@ std::string lower(std::string s) {
 }
 
 const std::vector<std::string> kLoadFormats = {"grug",    "hwloc",  "jgf", "jgf_shorthand",
-                                               "rv1exec", "rv1exec_force"};
+                                               "rv1exec", "rv1exec_force", "db"};
 const std::vector<std::string> kMatchFormats = {"simple", "pretty_simple", "jgf", "jgf_shorthand",
                                                 "rlite",  "rv1",           "rv1_nosched",
                                                 "rv1_shorthand"};
@@ -62,7 +62,11 @@ Result<std::vector<std::string>> resolve_subsystems(const std::string& selector)
     };
     for (auto& [key, subsystems] : table)
         if (selector == key || selector == lower(key)) return subsystems;
-    return make_error(Errc::kInvalid, "[ERROR] unknown selector for --match-subsystems: " + selector);
+    std::string valid;
+    for (auto& [key, subsystems] : table) valid += (valid.empty() ? "" : ", ") + key;
+    // The reference's line, then the valid values on a line of their own.
+    return make_error(Errc::kInvalid,
+                      "[ERROR] unknown selector for --match-subsystems: " + selector + "\n  valid: " + valid);
 }
 
 Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& warnings) {
@@ -82,6 +86,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
         {"elapse-time", no_argument, nullptr, 'e'},
         {"disable-prompt", no_argument, nullptr, 'd'},
         {"help", no_argument, nullptr, 'h'},
+        {"state", required_argument, nullptr, 1000},
         {nullptr, 0, nullptr, 0},
     };
     Options o;
@@ -128,7 +133,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
             break;
         case 'g': {
             std::string g = lower(arg);
-            if (g != "dot" && g != "graphml")
+            if (g != "dot" && g != "graphml" && g != "jgf")
                 return make_error(Errc::kInvalid, "[ERROR] unknown format for --graph-format: " + arg);
             o.graph_format = g;
             break;
@@ -148,12 +153,13 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
         case 'e': o.elapse_time = true; break;
         case 'd': o.disable_prompt = true; break;
         case 'h': o.show_help = true; return o;
+        case 1000: o.state_file = arg; break;
         default: return make_error(Errc::kInvalid, "");
         }
     }
     if (optind < argc) return make_error(Errc::kInvalid, "");
     o.load_local_machine = o.load_format == "hwloc" && !load_file_given;
-    if (!o.load_local_machine && !exists(o.load_file))
+    if (!o.load_local_machine && o.state_file.empty() && !exists(o.load_file))
         return make_error(Errc::kInvalid, "[ERROR] file does not exist for --load-file: " + o.load_file);
     return o;
 }

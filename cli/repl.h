@@ -1,11 +1,20 @@
 // The resource-query session: load the graph, then read commands.
 #pragma once
 
+#include <string>
+
 #include "cli/options.h"
+#include "cli/session.h"
+#include "utilities/result.h"
 
 namespace rq {
 
 // Runs a whole session and returns the process exit status.
 int run_session(const Options& options);
+
+// Builds `session` from `options`: loads the graph from `source_text` (the
+// -L file's contents; unused for local hwloc detection), then the policy,
+// traverser and writer. The error message is the start-up message to print.
+Status init_session(Session& session, const Options& options, const std::string& source_text);
 
 }  // namespace rq

@@ -35,7 +35,7 @@ void DfuTraverser::detach_subtrees(const std::vector<VertexId>& roots) {
 
 Status DfuTraverser::remove_path(const std::string& path) {
     auto at = graph_.at_path(path);
-    if (at.empty()) return make_error(Errc::kNotFound, "nonexistent path " + path);
+    if (at.empty()) return make_error(Errc::kNotFound, "no resource at path " + path);
     detach_subtrees({at.back()});
     return reinstall_pruning();
 }
