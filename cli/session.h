@@ -29,7 +29,9 @@ struct JobRecord {
     int64_t id = 0;
     JobState state = JobState::kAllocated;
     int64_t scheduled_at = 0;
-    std::string jobspec_path;
+    // Shared by the records of consecutive jobs from the same file: scripts
+    // submit one jobspec many times, and a path per job costs ~80 bytes.
+    std::shared_ptr<const std::string> jobspec_path;
     double overhead = 0;  // seconds spent matching
 };
 
@@ -49,6 +51,12 @@ struct Session {
     // The job table and the counter of spec/cli.md §5.1.
     int64_t next_jobid = 1;
     std::map<int64_t, JobRecord> jobs;
+    std::shared_ptr<const std::string> last_jobspec_path;
+    std::shared_ptr<const std::string> share_path(const std::string& path) {
+        if (!last_jobspec_path || *last_jobspec_path != path)
+            last_jobspec_path = std::make_shared<const std::string>(path);
+        return last_jobspec_path;
+    }
     bool is_live(int64_t id) const {
         auto it = jobs.find(id);
         return it != jobs.end() && it->second.state != JobState::kCanceled;

@@ -207,8 +207,8 @@ private:
     Status release_vertex(VertexId u, JobId jobid, std::map<TypeId, int64_t>& released);
     Status shrink_ancestors(JobId jobid, const std::map<int64_t, VertexId>& rank_root,
                             const std::map<int64_t, std::map<TypeId, int64_t>>& released);
-    // Detaches `v` and its dominant descendants from the graph.
-    void detach_subtree(VertexId v);
+    // Detaches every root and its dominant descendants from the graph.
+    void detach_subtrees(const std::vector<VertexId>& roots);
 
     // ---- update from R (dfu_apply.cc) --------------------------------------
     Status apply_jgf(std::string_view text, bool shorthand);
