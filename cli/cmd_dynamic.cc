@@ -34,12 +34,13 @@ bool read_r_file(const std::string& reader, std::initializer_list<const char*> r
 }
 
 // The reference's message block for a failed `remove`, by path or by ranks.
-void report_remove_error(const Status& removed) {
-    if (removed.ok()) return;
+Next report_remove_error(const Status& removed) {
+    if (removed.ok()) return Next::kContinue;
     std::cerr << "ERROR: can't remove subgraph \n"
               << "ERROR: remove_subgraph: ERROR: remove_subgraph error: " << errc_text(removed.code()) << "\n"
               << "remove_subgraph: ERROR: traverser returned error: \n"
               << std::endl;
+    return Next::kFailed;
 }
 
 }  // namespace
@@ -50,20 +51,20 @@ Next cmd_update(Session& s, const Args& args) {
     const std::string& reader = args[2];
     if (sub != "allocate" && sub != "reserve") {
         std::cerr << "ERROR: unknown subcmd " << sub << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
     std::string text;
-    if (!read_r_file(reader, {"jgf", "rv1exec", "jgf_shorthand"}, args[3], text)) return Next::kContinue;
+    if (!read_r_file(reader, {"jgf", "rv1exec", "jgf_shorthand"}, args[3], text)) return Next::kFailed;
     int64_t jobid = parse_integer(args[4]);
     int64_t at = parse_integer(args[5]);
     int64_t duration = parse_integer(args[6]);
     if (s.is_live(jobid)) {
         std::cerr << "ERROR: existing Jobid " << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
     if (at < 0 || duration == 0) {
         std::cerr << "ERROR: invalid time (" << at << ", " << duration << ")" << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
 
     auto start = std::chrono::steady_clock::now();
@@ -103,7 +104,7 @@ Next cmd_update(Session& s, const Args& args) {
     }
     s.out().flush();
     s.next_jobid = jobid + 1;
-    return Next::kContinue;
+    return result.ok() ? Next::kContinue : Next::kFailed;
 }
 
 Next cmd_attach(Session& s, const Args& args) {
@@ -111,7 +112,7 @@ Next cmd_attach(Session& s, const Args& args) {
     std::string text;
     if (!read_file(args[1], text)) {
         std::cerr << "ERROR: can't open " << args[1] << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
     Status attached = s.traverser->attach(text);
     if (!attached.ok()) {
@@ -119,25 +120,24 @@ Next cmd_attach(Session& s, const Args& args) {
                   << "ERROR: add_subgraph: ERROR: add subgraph error: " << errc_text(attached.code()) << "\n"
                   << "add_subgraph: ERROR: reader returned error: " << attached.message() << "\n"
                   << std::endl;
+        return Next::kFailed;
     }
     return Next::kContinue;
 }
 
 Next cmd_remove(Session& s, const Args& args) {
     if (args.size() != 3) return malformed();
-    if (args[2] == "true") {
-        report_remove_error(s.traverser->remove_path(args[1]));
-    } else if (args[2] == "false") {
+    if (args[2] == "true") return report_remove_error(s.traverser->remove_path(args[1]));
+    if (args[2] == "false") {
         auto ranks = decode_idset(args[1]);
         if (!ranks) {
             std::cerr << "ERROR: failed to decode ranks." << std::endl;
-            return Next::kContinue;
+            return Next::kFailed;
         }
-        report_remove_error(s.traverser->remove_ranks(*ranks));
-    } else {
-        std::cerr << "ERROR: invalid path boolean input " << std::endl;
+        return report_remove_error(s.traverser->remove_ranks(*ranks));
     }
-    return Next::kContinue;
+    std::cerr << "ERROR: invalid path boolean input " << std::endl;
+    return Next::kFailed;
 }
 
 Next cmd_partial_cancel(Session& s, const Args& args) {
@@ -145,15 +145,15 @@ Next cmd_partial_cancel(Session& s, const Args& args) {
     int64_t jobid = parse_integer(args[1]);
     const std::string& reader = args[2];
     std::string text;
-    if (!read_r_file(reader, {"jgf", "rv1exec"}, args[3], text)) return Next::kContinue;
+    if (!read_r_file(reader, {"jgf", "rv1exec"}, args[3], text)) return Next::kFailed;
     auto job = s.jobs.find(jobid);
     if (job == s.jobs.end() || job->second.state == JobState::kCanceled) {
         std::cerr << "ERROR: nonexistent job " << jobid << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
     if (job->second.state == JobState::kReserved) {
         std::cerr << "ERROR: reservations not currently supported by partial cancel" << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
     s.traverser->clear_message();
     auto released = s.traverser->partial_cancel(jobid, reader, text);
@@ -171,7 +171,7 @@ Next cmd_partial_cancel(Session& s, const Args& args) {
                 << kRule;
         s.out().flush();
     }
-    return Next::kContinue;
+    return released.ok() ? Next::kContinue : Next::kFailed;
 }
 
 }  // namespace rq

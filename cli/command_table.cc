@@ -69,7 +69,12 @@ Next run_command_line(Session& session, const std::string& line) {
     for (std::string token; in >> token;) args.push_back(token);
     if (args.empty()) return Next::kContinue;
     const Command* command = find_command(args[0]);
-    if (command == nullptr) return Next::kContinue;
+    if (command == nullptr) {
+        if (args[0][0] == '#') return Next::kContinue;
+        if (session.interactive || session.options.fail_fast)
+            std::cerr << "unknown command '" << args[0] << "'; type help" << std::endl;
+        return Next::kFailed;
+    }
     Next next = command->run(session, args);
     // One flush per command, not per line: whoever reads our output
     // through a pipe sees each answer whole (stderr is tied to stdout, so
@@ -81,7 +86,7 @@ Next run_command_line(Session& session, const std::string& line) {
 
 Next malformed() {
     std::cerr << "ERROR: malformed command" << std::endl;
-    return Next::kContinue;
+    return Next::kFailed;
 }
 
 Next cmd_cat(Session&, const Args& args) {
@@ -89,7 +94,7 @@ Next cmd_cat(Session&, const Args& args) {
     std::ifstream file(args[1]);
     if (!file) {
         std::cerr << "ERROR: can't open " << args[1] << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
     for (std::string line; std::getline(file, line);) std::cout << line << "\n";
     std::cout << "INFO: Jobspec in " << args[1] << std::endl;
@@ -101,11 +106,12 @@ Next cmd_help(Session&, const Args& args) {
     for (auto& c : command_table()) {
         if (args.size() > 1 && args[1] != c.name && args[1] != c.abbreviation) continue;
         std::cout << "INFO: " << c.name << " (" << c.abbreviation << ") -- " << c.help << "\n";
+        if (args.size() > 1) std::cout << command_details(c.name);
         any = true;
     }
     if (!any) std::cout << "ERROR: unknown command: " << args[1] << "\n";
     std::cout.flush();
-    return Next::kContinue;
+    return any ? Next::kContinue : Next::kFailed;
 }
 
 Next cmd_quit(Session&, const Args&) { return Next::kQuit; }

@@ -12,8 +12,14 @@ int main(int argc, char** argv) {
         std::cerr << rq::usage_text();
         return 1;
     }
+    // Asked-for help and version go to stdout (the reference prints -h to
+    // stderr); the usage after an option error stays on stderr.
     if (options->show_help) {
-        std::cerr << rq::usage_text();
+        std::cout << rq::usage_text();
+        return 0;
+    }
+    if (options->show_version) {
+        std::cout << rq::version_line() << "\n";
         return 0;
     }
     for (auto& w : warnings) std::cerr << w << "\n";

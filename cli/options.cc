@@ -37,6 +37,9 @@ const std::vector<std::string> kMatchFormats = {"simple", "pretty_simple", "jgf"
                                                 "rlite",  "rv1",           "rv1_nosched",
                                                 "rv1_shorthand"};
 
+// Values of our long-only options (beyond any char getopt returns).
+enum LongOnly { kVersion = 256, kNoHistory, kFailFast, kJson };
+
 bool one_of(const std::string& v, const std::vector<std::string>& list) {
     return std::find(list.begin(), list.end(), v) != list.end();
 }
@@ -82,6 +85,10 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
         {"elapse-time", no_argument, nullptr, 'e'},
         {"disable-prompt", no_argument, nullptr, 'd'},
         {"help", no_argument, nullptr, 'h'},
+        {"version", no_argument, nullptr, kVersion},
+        {"no-history", no_argument, nullptr, kNoHistory},
+        {"fail-fast", no_argument, nullptr, kFailFast},
+        {"json", no_argument, nullptr, kJson},
         {nullptr, 0, nullptr, 0},
     };
     Options o;
@@ -148,6 +155,10 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
         case 'e': o.elapse_time = true; break;
         case 'd': o.disable_prompt = true; break;
         case 'h': o.show_help = true; return o;
+        case kVersion: o.show_version = true; return o;
+        case kNoHistory: o.no_history = true; break;
+        case kFailFast: o.fail_fast = true; break;
+        case kJson: o.json = true; break;
         default: return make_error(Errc::kInvalid, "");
         }
     }
@@ -156,6 +167,14 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
     if (!o.load_local_machine && !exists(o.load_file))
         return make_error(Errc::kInvalid, "[ERROR] file does not exist for --load-file: " + o.load_file);
     return o;
+}
+
+std::string version_line() {
+#ifndef RQ_VERSION
+#define RQ_VERSION "unknown"
+#endif
+    return std::string("resource-query ") + RQ_VERSION +
+           " (clean-room reimplementation of Flux resource-query)";
 }
 
 const char* usage_text() {
@@ -247,6 +266,25 @@ OPTIONS:
 
     -d, --disable-prompt
             Don't print the prompt
+
+    --version
+            Print the version and exit
+
+    --no-history
+            Neither read nor write the REPL history file
+            ($HOME/.resource_query_history; only interactive sessions
+            use it)
+
+    --fail-fast
+            Stop at the first command that fails (malformed, unreadable
+            file, rejected, no match) and exit with status 1. Without it
+            the exit status is 0 whatever the commands did.
+
+    --json
+            Print every output line as one JSON value: result blocks as
+            objects, JSON match output as objects, text output as
+            strings, errors as {"error": ...}, so the output can be piped
+            to jq
 )";
 }
 

@@ -2,9 +2,6 @@
 
 #include <unistd.h>
 
-#include <readline/history.h>
-#include <readline/readline.h>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -13,6 +10,7 @@
 #include <sstream>
 
 #include "cli/command_table.h"
+#include "cli/line_reader.h"
 #include "utilities/file.h"
 #include "resource/graph_export.h"
 #include "resource/loader.h"
@@ -41,25 +39,36 @@ void print_graph_stats(const ResourceGraph& g, double load_seconds) {
     std::cout.flush();
 }
 
-// Reads lines with GNU readline (prompt and history) on a terminal, plain
-// getline otherwise.
-class LineReader {
-public:
-    explicit LineReader(bool prompt) : tty_(isatty(STDIN_FILENO)), prompt_(prompt && tty_) {}
-    bool next(std::string& line) {
-        if (!tty_) return static_cast<bool>(std::getline(std::cin, line));
-        char* raw = readline(prompt_ ? "resource-query> " : "");
-        if (raw == nullptr) return false;
-        line = raw;
-        if (!line.empty()) add_history(raw);
-        std::free(raw);
-        return true;
-    }
+CompletionContext completion_context(const Session& session) {
+    CompletionContext context;
+    for (auto& [id, job] : session.jobs)
+        if (job.state != JobState::kCanceled) context.live_jobids.push_back(std::to_string(id));
+    return context;
+}
 
-private:
-    bool tty_;
-    bool prompt_;
-};
+// The command loop; returns the exit status (1 when --fail-fast stopped it).
+int run_commands(Session& session) {
+    const Options& options = session.options;
+    LineReaderConfig config;
+    config.prompt = !options.disable_prompt;
+    config.history = !options.no_history;
+    config.prompt_to_stderr = options.json;
+    config.context = [&session] { return completion_context(session); };
+    LineReader reader(std::move(config));
+    session.interactive = reader.interactive();
+    size_t line_number = 0;
+    for (std::string line; reader.next(line);) {
+        ++line_number;
+        Next next = run_command_line(session, line);
+        if (next == Next::kQuit) break;
+        if (next == Next::kFailed && options.fail_fast) {
+            std::cerr << "resource-query: --fail-fast: stopped at input line " << line_number << ": " << line
+                      << std::endl;
+            return 1;
+        }
+    }
+    return 0;
+}
 
 }  // namespace
 
@@ -107,9 +116,7 @@ int run_session(const Options& options) {
             return fail_startup("resource_query_t: ERROR: can't open " + options.test_output + "\n");
     }
 
-    LineReader reader(!options.disable_prompt);
-    for (std::string line; reader.next(line);)
-        if (run_command_line(session, line) == Next::kQuit) break;
+    int status = run_commands(session);
     session.out().flush();
 #ifndef RQ_FULL_TEARDOWN
     // Freeing a session that holds hundreds of thousands of planners and
@@ -121,9 +128,9 @@ int run_session(const Options& options) {
     std::cout.flush();
     std::cerr.flush();
     std::fflush(nullptr);
-    std::_Exit(0);
+    std::_Exit(status);
 #endif
-    return 0;
+    return status;
 }
 
 }  // namespace rq

@@ -41,6 +41,9 @@ struct Session {
     std::ofstream test_output;
     std::ostream& out() { return test_output.is_open() ? test_output : std::cout; }
 
+    // Commands come from a terminal: say what an unknown command is.
+    bool interactive = false;
+
     // The job table and the counter of spec/cli.md §5.1.
     int64_t next_jobid = 1;
     std::map<int64_t, JobRecord> jobs;
