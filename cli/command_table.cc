@@ -1,6 +1,9 @@
 #include "cli/command_table.h"
 
+#include "cli/json_output.h"
+
 #include <fstream>
+#include <optional>
 #include <iostream>
 #include <sstream>
 
@@ -68,6 +71,8 @@ Next run_command_line(Session& session, const std::string& line) {
     Args args;
     for (std::string token; in >> token;) args.push_back(token);
     if (args.empty()) return Next::kContinue;
+    std::optional<JsonCapture> json;
+    if (session.options.json) json.emplace(session.json_streams());
     const Command* command = find_command(args[0]);
     if (command == nullptr) {
         if (args[0][0] == '#') return Next::kContinue;

@@ -1,6 +1,7 @@
 // resource-query: match jobspecs against a resource graph, interactively.
 #include <iostream>
 
+#include "cli/json_output.h"
 #include "cli/options.h"
 #include "cli/repl.h"
 
@@ -22,6 +23,6 @@ int main(int argc, char** argv) {
         std::cout << rq::version_line() << "\n";
         return 0;
     }
-    for (auto& w : warnings) std::cerr << w << "\n";
+    for (auto& w : warnings) std::cerr << (options->json ? rq::json_lines_from_errors(w) : w + "\n");
     return rq::run_session(*options);
 }

@@ -6,10 +6,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <iostream>
 #include <sstream>
 
 #include "cli/command_table.h"
+#include "cli/json_output.h"
 #include "cli/line_reader.h"
 #include "utilities/file.h"
 #include "resource/graph_export.h"
@@ -62,6 +64,8 @@ int run_commands(Session& session) {
         Next next = run_command_line(session, line);
         if (next == Next::kQuit) break;
         if (next == Next::kFailed && options.fail_fast) {
+            std::optional<JsonCapture> json;
+            if (options.json) json.emplace(session.json_streams());
             std::cerr << "resource-query: --fail-fast: stopped at input line " << line_number << ": " << line
                       << std::endl;
             return 1;
@@ -70,12 +74,11 @@ int run_commands(Session& session) {
     return 0;
 }
 
-}  // namespace
-
-int run_session(const Options& options) {
-    Session session;
-    session.options = options;
-
+// Loads the graph and builds the matcher; a non-zero exit status on failure.
+int set_up(Session& session) {
+    const Options& options = session.options;
+    std::optional<JsonCapture> json;  // start-up lines and errors as JSON too
+    if (options.json) json.emplace(session.json_streams());
     LoadRequest request;
     request.format = options.load_format;
     request.path = options.load_file;
@@ -116,7 +119,17 @@ int run_session(const Options& options) {
             return fail_startup("resource_query_t: ERROR: can't open " + options.test_output + "\n");
     }
 
-    int status = run_commands(session);
+    return 0;
+}
+
+}  // namespace
+
+int run_session(const Options& options) {
+    Session session;
+    session.options = options;
+    int status = set_up(session);
+    if (status != 0) return status;
+    status = run_commands(session);
     session.out().flush();
 #ifndef RQ_FULL_TEARDOWN
     // Freeing a session that holds hundreds of thousands of planners and
