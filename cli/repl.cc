@@ -74,8 +74,9 @@ int run_commands(Session& session) {
     return 0;
 }
 
-// Loads the graph and builds the matcher; a non-zero exit status on failure.
-int set_up(Session& session) {
+}  // namespace
+
+int start_session(Session& session) {
     const Options& options = session.options;
     std::optional<JsonCapture> json;  // start-up lines and errors as JSON too
     if (options.json) json.emplace(session.json_streams());
@@ -122,12 +123,10 @@ int set_up(Session& session) {
     return 0;
 }
 
-}  // namespace
-
 int run_session(const Options& options) {
     Session session;
     session.options = options;
-    int status = set_up(session);
+    int status = start_session(session);
     if (status != 0) return status;
     status = run_commands(session);
     session.out().flush();

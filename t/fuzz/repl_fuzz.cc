@@ -1,0 +1,143 @@
+// libFuzzer target: random REPL sessions. Each input is a small script:
+//
+//   file NAME          the lines up to `end` become the file NAME in a
+//   ...                scratch directory (jobspecs, R documents, JGF)
+//   end
+//   COMMAND ARGS...    any other line is a REPL command
+//
+// run on a fresh session over a small machine (conf/tiny's recipe). After
+// every command that reports a failure, the session's state (job table,
+// job counter, graph shape and status, schedule store) must be exactly
+// what it was before: a failed command changes nothing. Any difference
+// aborts with the command and the difference.
+//
+// Two failures change the counter by design (spec/cli.md §5.1, §5.3): a
+// match that was attempted but found nothing, and an update that reached
+// the traverser; for match and update the counter is left out of the
+// comparison. multi-match is not checked (its first files may match
+// before a later one fails).
+//
+//   build-fuzz/bin/repl_fuzz -max_total_time=60 corpus/ (seeds: t/fuzz/seeds/repl)
+#include <unistd.h>
+
+#include <cctype>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "cli/command_table.h"
+#include "cli/repl.h"
+#include "traversers/dynamic_world.h"
+
+namespace {
+
+#ifndef RQ_SOURCE_DIR
+#define RQ_SOURCE_DIR "."
+#endif
+// The machine: cluster -> rack -> 2 nodes -> 2 sockets -> 8 cores, 1 gpu, 2 memory.
+const char* kRecipe = RQ_SOURCE_DIR "/conf/tiny.graphml";
+
+std::string g_dir;  // scratch directory, the working directory of every run
+
+// Output the commands print is of no interest here: a stream buffer that
+// drops it (the sessions print a lot).
+class NullBuffer : public std::streambuf {
+protected:
+    int overflow(int c) override { return c == EOF ? 0 : c; }
+    std::streamsize xsputn(const char*, std::streamsize n) override { return n; }
+};
+
+void set_up_once() {
+    if (!g_dir.empty()) return;
+    char pattern[] = "/tmp/repl_fuzz.XXXXXX";
+    const char* dir = mkdtemp(pattern);
+    if (dir == nullptr) std::abort();
+    g_dir = dir;
+    std::ifstream recipe(kRecipe);
+    if (!recipe) std::abort();
+    if (chdir(dir) != 0) std::abort();
+    std::ofstream("tiny.graphml") << recipe.rdbuf();
+}
+
+bool safe_name(const std::string& name) {
+    if (name.empty() || name.size() > 16 || name == "tiny.graphml") return false;
+    for (char c : name)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-')) return false;
+    return name[0] != '.';
+}
+
+// Commands whose arguments name files: they may only name scratch files
+// (no '/': `cat /dev/zero` or `attach /dev/stdin` would never end).
+bool reads_files(const std::string& word) {
+    for (const char* w : {"match", "m", "multi-match", "M", "update", "u", "attach", "j", "partial-cancel", "pc",
+                          "cat", "a"})
+        if (word == w) return true;
+    return false;
+}
+
+std::string state_of(rq::Session& s, bool with_counter) {
+    std::ostringstream out;
+    if (with_counter) out << "counter " << s.next_jobid << "\n";
+    for (auto& [id, job] : s.jobs)
+        out << "job " << id << " " << static_cast<int>(job.state) << " " << job.scheduled_at << " "
+            << job.jobspec_path << "\n";
+    const rq::ResourceGraph& g = *s.graph;
+    out << "graph " << g.num_vertices() << " " << g.num_edges() << " " << g.by_path().key_count() << "\n";
+    for (rq::VertexId v = 0; v < g.num_vertices(); ++v) out << (g.is_up(v) ? 'u' : 'd');
+    out << "\n" << rq::without_empty_records(s.store->describe());
+    return out.str();
+}
+
+void run_script(const std::string& script) {
+    rq::Session session;
+    session.options.load_file = "tiny.graphml";
+    if (rq::start_session(session) != 0) std::abort();  // the recipe is ours
+
+    std::istringstream in(script);
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream words(line);
+        std::string first, name;
+        words >> first >> name;
+        if (first == "file") {
+            std::string content;
+            for (std::string l; std::getline(in, l) && l != "end";) content += l + "\n";
+            if (safe_name(name)) std::ofstream(name, std::ios::trunc) << content;
+            continue;
+        }
+        if (first == "quit" || first == "q") break;
+        if (reads_files(first) && (line.find('/') != std::string::npos || line.find("tiny.graphml") != std::string::npos))
+            continue;
+        bool with_counter = !(first == "match" || first == "m" || first == "update" || first == "u");
+        bool checked = !(first == "multi-match" || first == "M");
+        std::string before = checked ? state_of(session, with_counter) : "";
+        rq::Next next = rq::run_command_line(session, line);
+        if (next == rq::Next::kQuit) break;
+        if (next != rq::Next::kFailed || !checked) continue;
+        std::string after = state_of(session, with_counter);
+        if (after != before) {
+            std::fprintf(stderr, "repl_fuzz: a failed command changed the state: %s\n--- before\n%s--- after\n%s",
+                         line.c_str(), before.c_str(), after.c_str());
+            std::abort();
+        }
+    }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    if (size > 8192) return 0;
+    set_up_once();
+    static NullBuffer null;
+    std::streambuf* out = std::cout.rdbuf(&null);
+    std::streambuf* err = std::cerr.rdbuf(&null);
+    run_script(std::string(reinterpret_cast<const char*>(data), size));
+    std::cout.rdbuf(out);
+    std::cerr.rdbuf(err);
+    return 0;
+}
