@@ -28,11 +28,13 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <regex>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli/command_table.h"
 #include "cli/repl.h"
-#include "traversers/dynamic_world.h"
 
 namespace {
 
@@ -42,7 +44,7 @@ namespace {
 // The machine: cluster -> rack -> 2 nodes -> 2 sockets -> 8 cores, 1 gpu, 2 memory.
 const char* kRecipe = RQ_SOURCE_DIR "/conf/tiny.graphml";
 
-std::string g_dir;  // scratch directory, the working directory of every run
+std::string g_dir;  // scratch directory: the machine's recipe and the scripts' files
 
 // Output the commands print is of no interest here: a stream buffer that
 // drops it (the sessions print a lot).
@@ -60,8 +62,7 @@ void set_up_once() {
     g_dir = dir;
     std::ifstream recipe(kRecipe);
     if (!recipe) std::abort();
-    if (chdir(dir) != 0) std::abort();
-    std::ofstream("tiny.graphml") << recipe.rdbuf();
+    std::ofstream(g_dir + "/tiny.graphml") << recipe.rdbuf();
 }
 
 bool safe_name(const std::string& name) {
@@ -71,13 +72,48 @@ bool safe_name(const std::string& name) {
     return name[0] != '.';
 }
 
-// Commands whose arguments name files: they may only name scratch files
-// (no '/': `cat /dev/zero` or `attach /dev/stdin` would never end).
-bool reads_files(const std::string& word) {
-    for (const char* w : {"match", "m", "multi-match", "M", "update", "u", "attach", "j", "partial-cancel", "pc",
-                          "cat", "a"})
-        if (word == w) return true;
-    return false;
+// Where commands take file names: the first such argument position and
+// whether every later argument is a file too; -1 for commands without.
+// These arguments may only name scratch files (no '/': `cat /dev/zero` or
+// `attach /dev/stdin` would never end), and are rewritten to their path in
+// the scratch directory (the process keeps its working directory, where
+// libFuzzer writes its corpus and artifacts).
+std::pair<int, bool> file_arguments(const std::string& word) {
+    if (word == "match" || word == "m") return {2, false};
+    if (word == "multi-match" || word == "M") return {2, true};
+    if (word == "update" || word == "u" || word == "partial-cancel" || word == "pc") return {3, false};
+    if (word == "attach" || word == "j" || word == "cat" || word == "a") return {1, false};
+    return {-1, false};
+}
+
+// The command line with its file arguments placed in the scratch
+// directory; "" if one of them is not a plain scratch file name.
+std::string with_scratch_files(const std::string& line) {
+    std::istringstream in(line);
+    std::vector<std::string> words;
+    for (std::string w; in >> w;) words.push_back(w);
+    if (words.empty()) return line;
+    auto [first, rest] = file_arguments(words[0]);
+    if (first < 0) return line;
+    std::string out;
+    for (size_t i = 0; i < words.size(); ++i) {
+        bool file = static_cast<int>(i) == first || (rest && static_cast<int>(i) > first);
+        if (file && !safe_name(words[i])) return "";
+        out += (i ? " " : "") + (file ? g_dir + "/" + words[i] : words[i]);
+    }
+    return out;
+}
+
+// The store's describe() without records that hold nothing (a vertex
+// scheduled once and released keeps an empty record), as the dynamic
+// random test compares stores.
+std::string without_empty_records(const std::string& describe) {
+    static const std::regex idle(R"(v\d+ plan\(total (-?\d+): 0=\1\) x\(total (\d+): 0=\2\))");
+    std::istringstream in(describe);
+    std::string out;
+    for (std::string line; std::getline(in, line);)
+        if (!std::regex_match(line, idle)) out += line + "\n";
+    return out;
 }
 
 std::string state_of(rq::Session& s, bool with_counter) {
@@ -89,13 +125,13 @@ std::string state_of(rq::Session& s, bool with_counter) {
     const rq::ResourceGraph& g = *s.graph;
     out << "graph " << g.num_vertices() << " " << g.num_edges() << " " << g.by_path().key_count() << "\n";
     for (rq::VertexId v = 0; v < g.num_vertices(); ++v) out << (g.is_up(v) ? 'u' : 'd');
-    out << "\n" << rq::without_empty_records(s.store->describe());
+    out << "\n" << without_empty_records(s.store->describe());
     return out.str();
 }
 
 void run_script(const std::string& script) {
     rq::Session session;
-    session.options.load_file = "tiny.graphml";
+    session.options.load_file = g_dir + "/tiny.graphml";
     if (rq::start_session(session) != 0) std::abort();  // the recipe is ours
 
     std::istringstream in(script);
@@ -107,12 +143,12 @@ void run_script(const std::string& script) {
         if (first == "file") {
             std::string content;
             for (std::string l; std::getline(in, l) && l != "end";) content += l + "\n";
-            if (safe_name(name)) std::ofstream(name, std::ios::trunc) << content;
+            if (safe_name(name)) std::ofstream(g_dir + "/" + name, std::ios::trunc) << content;
             continue;
         }
         if (first == "quit" || first == "q") break;
-        if (reads_files(first) && (line.find('/') != std::string::npos || line.find("tiny.graphml") != std::string::npos))
-            continue;
+        line = with_scratch_files(line);
+        if (line.empty()) continue;
         bool with_counter = !(first == "match" || first == "m" || first == "update" || first == "u");
         bool checked = !(first == "multi-match" || first == "M");
         std::string before = checked ? state_of(session, with_counter) : "";
