@@ -10,7 +10,7 @@ namespace rq {
 namespace {
 
 // What each argument position of a command holds.
-enum class Arg { kNone, kFile, kMatchOp, kUpdateOp, kUpdateReader, kCancelReader, kBool, kUpDown, kStats,
+enum class Arg { kNone, kFile, kPath, kMatchOp, kUpdateOp, kUpdateReader, kCancelReader, kBool, kUpDown, kStats,
                  kJobid, kCommand, kFindTerm };
 
 struct Shape {
@@ -24,14 +24,14 @@ const std::map<std::string, Shape>& shapes() {
         {"multi-match", {{Arg::kMatchOp, Arg::kFile}, true}},
         {"update", {{Arg::kUpdateOp, Arg::kUpdateReader, Arg::kFile, Arg::kNone, Arg::kNone, Arg::kNone}}},
         {"attach", {{Arg::kFile}}},
-        {"remove", {{Arg::kNone, Arg::kBool}}},
+        {"remove", {{Arg::kPath, Arg::kBool}}},
         {"find", {{Arg::kFindTerm}, true}},
         {"cancel", {{Arg::kJobid, Arg::kStats}}},
         {"partial-cancel", {{Arg::kJobid, Arg::kCancelReader, Arg::kFile, Arg::kStats}}},
-        {"set-property", {{Arg::kNone, Arg::kNone}}},
-        {"get-property", {{Arg::kNone}}},
-        {"set-status", {{Arg::kNone, Arg::kUpDown}}},
-        {"get-status", {{Arg::kNone}}},
+        {"set-property", {{Arg::kPath, Arg::kNone}}},
+        {"get-property", {{Arg::kPath}}},
+        {"set-status", {{Arg::kPath, Arg::kUpDown}}},
+        {"get-status", {{Arg::kPath}}},
         {"list", {}},
         {"info", {{Arg::kJobid}}},
         {"stat", {}},
@@ -80,6 +80,7 @@ std::vector<std::string> candidates(Arg arg, const std::string& word, const Comp
     case Arg::kUpDown: return {"up", "down"};
     case Arg::kStats: return {"stats"};
     case Arg::kJobid: return context.live_jobids;
+    case Arg::kPath: return context.paths ? context.paths(word) : std::vector<std::string>{};
     case Arg::kFindTerm: return find_terms(word, context);
     case Arg::kCommand: {
         std::vector<std::string> out;
@@ -131,6 +132,7 @@ Completion complete_command_line(const std::string& before, const std::string& w
     }
     Arg arg = shape.args[position];
     result.files = arg == Arg::kFile;
+    result.no_space = arg == Arg::kPath;
     result.words = starting_with(candidates(arg, word, context), word);
     return result;
 }

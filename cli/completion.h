@@ -3,6 +3,7 @@
 // it to readline.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -11,11 +12,15 @@ namespace rq {
 struct Completion {
     std::vector<std::string> words;  // candidates that start with the word typed
     bool files = false;              // offer file names (readline's own completion)
+    bool no_space = false;           // a resource path: the user may go on with '/'
 };
 
 // What the REPL knows that completion can offer besides fixed words.
 struct CompletionContext {
     std::vector<std::string> live_jobids;  // allocated or reserved, as text
+    // Resource paths one level below the path before the word's last '/'
+    // (the roots for "" or "/..."); may be empty.
+    std::function<std::vector<std::string>(const std::string& word)> paths;
 };
 
 // `before` is the text of the line before the word being completed (so the

@@ -81,6 +81,23 @@ TEST(Completion, HelpFindDocumentsEveryKey) {
     for (const char* op : {"and", "or", "( "}) EXPECT_NE(details.find(op), std::string::npos) << op;
 }
 
+TEST(Completion, ResourcePathsWithoutTrailingSpace) {
+    CompletionContext context;
+    std::string asked;
+    context.paths = [&asked](const std::string& word) {
+        asked = word;
+        return Words{"/c0/n0", "/c0/n1", "/c0/m0"};
+    };
+    Completion c = complete_command_line("set-status ", "/c0/n", context);
+    EXPECT_EQ(c.words, (Words{"/c0/n0", "/c0/n1"}));
+    EXPECT_EQ(asked, "/c0/n");
+    EXPECT_TRUE(c.no_space);
+    EXPECT_FALSE(c.files);
+    EXPECT_EQ(complete_command_line("remove ", "/c0/m", context).words, (Words{"/c0/m0"}));
+    EXPECT_FALSE(complete_command_line("set-status /c0/n0 ", "u", context).no_space);
+    EXPECT_TRUE(complete("get-status ", "/x").words.empty());  // no graph: nothing
+}
+
 TEST(Completion, FindKeysAreTheParsersKeys) {
     // Each offered key with a valid value parses; a made-up key does not.
     const std::map<std::string, std::string> value = {

@@ -63,6 +63,7 @@ char** complete(const char* text, int start, int) {
     }
     rl_attempted_completion_over = 1;
     g_matches = std::move(c.words);
+    if (c.no_space) rl_completion_suppress_append = 1;
     // `status=` wants its value right after the '=', not a space.
     if (g_matches.size() == 1 && g_matches[0].back() == '=') rl_completion_suppress_append = 1;
     return rl_completion_matches(text, next_match);

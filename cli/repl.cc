@@ -41,10 +41,32 @@ void print_graph_stats(const ResourceGraph& g, double load_seconds) {
     std::cout.flush();
 }
 
+// The resource paths one level below the word's parent path, in the
+// dominant subsystem (the roots when the word has no parent).
+std::vector<std::string> child_paths(const Session& session, const std::string& word) {
+    constexpr size_t kMost = 2000;  // a completion list nobody reads is no help
+    const ResourceGraph& g = *session.graph;
+    SubsystemId dominant = g.subsystems().find(session.options.subsystems.front());
+    std::vector<std::string> out;
+    size_t slash = word.rfind('/');
+    if (slash == std::string::npos || slash == 0) {
+        if (g.has_root(dominant)) out.emplace_back(g.path(g.root(dominant), dominant));
+        return out;
+    }
+    for (VertexId parent : g.at_path(word.substr(0, slash)))
+        for (EdgeId e : g.out(parent)) {
+            if (!g.edge_alive(e) || g.subsystem(e) != dominant) continue;
+            std::string_view path = g.path(g.target(e), dominant);
+            if (!path.empty() && out.size() < kMost) out.emplace_back(path);
+        }
+    return out;
+}
+
 CompletionContext completion_context(const Session& session) {
     CompletionContext context;
     for (auto& [id, job] : session.jobs)
         if (job.state != JobState::kCanceled) context.live_jobids.push_back(std::to_string(id));
+    context.paths = [&session](const std::string& word) { return child_paths(session, word); };
     return context;
 }
 

@@ -63,6 +63,12 @@ expect_eq "find key completed" "resource-query> find sched-now=" "$(last_line)"
 keys "al" Tab
 expect_eq "find value completed" "resource-query> find sched-now=allocated" "$(last_line)"
 keys C-u
+keys "get-status /" Tab
+expect_eq "root path completed" "resource-query> get-status /tiny0" "$(last_line)"
+keys "/r" Tab "/node" Tab
+expect_eq "paths completed level by level" "resource-query> get-status /tiny0/rack0/node" "$(last_line)"
+keys "1" Enter
+wait_for "completed path works" "/tiny0/rack0/node1 is up"
 
 # Ctrl-C drops the half-typed line, not the session nor job 1.
 keys "match allocate jobspec-one.yaml"
