@@ -276,9 +276,10 @@ OPTIONS:
             use it)
 
     --fail-fast
-            Stop at the first command that fails (malformed, unreadable
-            file, rejected, no match) and exit with status 1. Without it
-            the exit status is 0 whatever the commands did.
+            When commands come from a pipe or a file: stop at the first
+            command that fails (malformed, unreadable file, rejected, no
+            match) and exit with status 1. Without it the exit status is
+            0 whatever the commands did.
 
     --json
             Print every output line as one JSON value: result blocks as

@@ -28,7 +28,7 @@ struct Options {
     // Additions of our own (long options only, so the reference's short
     // option string stays as it is): README "Scripting and the REPL".
     bool no_history = false;     // --no-history: don't read or write ~/.resource_query_history
-    bool fail_fast = false;      // --fail-fast: stop, exit 1 at the first failed command
+    bool fail_fast = false;      // --fail-fast: a script stops, exit 1, at the first failed command
     bool json = false;           // --json: every output line is one JSON value
     // -f hwloc without -L: detect the machine resource-query runs on.
     bool load_local_machine = false;

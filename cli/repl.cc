@@ -70,7 +70,8 @@ CompletionContext completion_context(const Session& session) {
     return context;
 }
 
-// The command loop; returns the exit status (1 when --fail-fast stopped it).
+// The command loop; returns the exit status (1 when --fail-fast stopped a
+// script).
 int run_commands(Session& session) {
     const Options& options = session.options;
     LineReaderConfig config;
@@ -85,7 +86,8 @@ int run_commands(Session& session) {
         ++line_number;
         Next next = run_command_line(session, line);
         if (next == Next::kQuit) break;
-        if (next == Next::kFailed && options.fail_fast) {
+        // Not at a terminal: a typo must not end a session and its jobs.
+        if (next == Next::kFailed && options.fail_fast && !session.interactive) {
             std::optional<JsonCapture> json;
             if (options.json) json.emplace(session.json_streams());
             std::cerr << "resource-query: --fail-fast: stopped at input line " << line_number << ": " << line

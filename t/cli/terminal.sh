@@ -110,6 +110,15 @@ keys "list" Enter "quit" Enter
 wait_for "--no-history session ends" "EXITED:0"
 expect_eq "--no-history leaves the file alone" "$before" "$(cat "$HOME/.resource_query_history")"
 
+# ---- --fail-fast does not end an interactive session -------------------------
+start --fail-fast --no-history
+keys "match allocate missing.yaml" Enter
+wait_for "failure reported" "ERROR: can't open missing.yaml"
+keys "stat" Enter
+wait_for "session goes on after a failure" "INFO: Num. of Jobs Matched: 0"
+keys C-d
+wait_for "Ctrl-D still ends it with status 0" "EXITED:0"
+
 # ---- piped runs never touch the history file ---------------------------------
 mkdir piped
 printf 'list\nquit\n' | HOME="$WORK/piped" "$RQ" -L "$tiny" >/dev/null 2>&1
