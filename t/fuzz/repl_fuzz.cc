@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -60,6 +61,10 @@ void set_up_once() {
     const char* dir = mkdtemp(pattern);
     if (dir == nullptr) std::abort();
     g_dir = dir;
+    std::atexit([] {
+        std::error_code ignored;
+        std::filesystem::remove_all(g_dir, ignored);
+    });
     std::ifstream recipe(kRecipe);
     if (!recipe) std::abort();
     std::ofstream(g_dir + "/tiny.graphml") << recipe.rdbuf();
