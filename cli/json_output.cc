@@ -87,6 +87,10 @@ json info_line(const std::string& rest) {
                  {{"id", value_of(m[1])}, {"state", m[2]}, {"scheduled_at", value_of(m[3])},
                   {"jobspec", m[4]}, {"overhead", value_of(m[5])}}}};
     if (std::regex_match(rest, m, help)) return {{"command", m[1]}, {"abbreviation", m[2]}, {"help", m[3]}};
+    // `-e` lines printed outside a block when the block goes to the -t
+    // file: "ELAPSE=0.001", "PREORDER VISIT COUNT=8".
+    static const std::regex upper_key(R"(^([A-Z][A-Z .]*)=(.*)$)");
+    if (std::regex_match(rest, m, upper_key)) return {{key_of(m[1]), value_of(m[2])}};
     size_t colon = rest.find(": ");
     if (colon != std::string::npos && !key_of(rest.substr(0, colon)).empty())
         return {{key_of(rest.substr(0, colon)), value_of(rest.substr(colon + 2))}};

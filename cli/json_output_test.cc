@@ -56,9 +56,11 @@ TEST(JsonOutput, LoneInfoLines) {
         "INFO: Num. of Jobs Matched: 1\n"
         "INFO: number of vertices with rank -1: 50\n"
         "INFO: cat (a) -- Print a jobspec file\n"
-        "INFO: Jobspec in x.yaml\n";
+        "INFO: Jobspec in x.yaml\n"
+        "INFO: PREORDER VISIT COUNT=8\n";
     auto values = parse_lines(json_lines_from_output(text));
-    ASSERT_EQ(values.size(), 5u);
+    ASSERT_EQ(values.size(), 6u);
+    EXPECT_EQ(values[5]["preorder_visit_count"], 8);
     EXPECT_EQ(values[0]["job"]["id"], 1);
     EXPECT_EQ(values[0]["job"]["state"], "ALLOCATED");
     EXPECT_EQ(values[0]["job"]["jobspec"], "/a, b.yaml");
