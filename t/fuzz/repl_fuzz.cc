@@ -1,11 +1,17 @@
 // libFuzzer target: random REPL sessions. Each input is a small script:
 //
+//   format FORMAT      (first line, optional) the -F match format
 //   file NAME          the lines up to `end` become the file NAME in a
 //   ...                scratch directory (jobspecs, R documents, JGF)
 //   end
 //   COMMAND ARGS...    any other line is a REPL command
 //
-// run on a fresh session over a small machine (conf/tiny's recipe). After
+// or, when the first byte is 0, bytes from which repl_script.h makes such
+// a script of valid commands with mutated arguments. What a successful
+// match or update prints (the -F format, INFO lines dropped) becomes the
+// file `last.json`, the R that later update, partial-cancel and attach
+// commands can use. Each script runs on a fresh session over a small
+// machine (conf/tiny's recipe). After
 // every command that reports a failure, the session's state (job table,
 // job counter, graph shape and status, schedule store) must be exactly
 // what it was before: a failed command changes nothing. Any difference
@@ -36,6 +42,7 @@
 
 #include "cli/command_table.h"
 #include "cli/repl.h"
+#include "repl_script.h"
 
 namespace {
 
@@ -47,8 +54,8 @@ const char* kRecipe = RQ_SOURCE_DIR "/conf/tiny.graphml";
 
 std::string g_dir;  // scratch directory: the machine's recipe and the scripts' files
 
-// Output the commands print is of no interest here: a stream buffer that
-// drops it (the sessions print a lot).
+// Errors the commands print are of no interest here: a stream buffer that
+// drops them.
 class NullBuffer : public std::streambuf {
 protected:
     int overflow(int c) override { return c == EOF ? 0 : c; }
@@ -134,13 +141,31 @@ std::string state_of(rq::Session& s, bool with_counter) {
     return out.str();
 }
 
-void run_script(const std::string& script) {
-    rq::Session session;
-    session.options.load_file = g_dir + "/tiny.graphml";
-    if (rq::start_session(session) != 0) std::abort();  // the recipe is ours
+// Keeps what a successful match or update printed as the R file last.json.
+void keep_r(const std::string& printed) {
+    std::istringstream in(printed);
+    std::string r;
+    for (std::string l; std::getline(in, l);)
+        if (l.compare(0, 5, "INFO:") != 0) r += l + "\n";
+    std::ofstream(g_dir + "/last.json", std::ios::trunc) << r;
+}
 
+void run_script(const std::string& script, std::stringbuf& printed) {
     std::istringstream in(script);
     std::string line;
+    rq::Session session;
+    session.options.load_file = g_dir + "/tiny.graphml";
+    std::string format;
+    if (std::getline(in, line) && std::istringstream(line) >> format && format == "format") {
+        std::istringstream(line) >> format >> format;
+        for (const char* known : {"simple", "jgf", "jgf_shorthand", "rv1", "rv1_nosched", "rlite"})
+            if (format == known) session.options.match_format = format;
+    } else {
+        in.seekg(0);
+    }
+    std::remove((g_dir + "/last.json").c_str());
+    if (rq::start_session(session) != 0) std::abort();  // the recipe is ours
+
     while (std::getline(in, line)) {
         std::istringstream words(line);
         std::string first, name;
@@ -157,8 +182,11 @@ void run_script(const std::string& script) {
         bool with_counter = !(first == "match" || first == "m" || first == "update" || first == "u");
         bool checked = !(first == "multi-match" || first == "M");
         std::string before = checked ? state_of(session, with_counter) : "";
+        printed.str("");
         rq::Next next = rq::run_command_line(session, line);
         if (next == rq::Next::kQuit) break;
+        bool makes_r = first == "match" || first == "m" || first == "update" || first == "u";
+        if (next == rq::Next::kContinue && makes_r) keep_r(printed.str());
         if (next != rq::Next::kFailed || !checked) continue;
         std::string after = state_of(session, with_counter);
         if (after != before) {
@@ -175,9 +203,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size > 8192) return 0;
     set_up_once();
     static NullBuffer null;
-    std::streambuf* out = std::cout.rdbuf(&null);
+    std::stringbuf printed;
+    std::streambuf* out = std::cout.rdbuf(&printed);
     std::streambuf* err = std::cerr.rdbuf(&null);
-    run_script(std::string(reinterpret_cast<const char*>(data), size));
+    if (size > 0 && data[0] == 0) {
+        repl_fuzz::Bytes bytes(data + 1, size - 1);
+        run_script(repl_fuzz::generate_script(bytes), printed);
+    } else {
+        run_script(std::string(reinterpret_cast<const char*>(data), size), printed);
+    }
     std::cout.rdbuf(out);
     std::cerr.rdbuf(err);
     return 0;
