@@ -18,7 +18,7 @@ const char* kRule = "INFO: =============================\n";
 
 // The R file of `update` and `partial-cancel`: false, after the reference's
 // message, if the reader is not one of `readers` or the file cannot be read.
-bool read_r_file(const std::string& reader, std::initializer_list<const char*> readers, const std::string& path,
+bool read_r_file(Session& s, const std::string& reader, std::initializer_list<const char*> readers, const std::string& path,
                  std::string& text) {
     bool known = false;
     for (const char* r : readers) known |= reader == r;
@@ -26,7 +26,7 @@ bool read_r_file(const std::string& reader, std::initializer_list<const char*> r
         std::cerr << "ERROR: unsupported reader " << reader << std::endl;
         return false;
     }
-    if (!read_file(path, text)) {
+    if (!s.read_input(path, text)) {
         std::cerr << "ERROR: can't open " << path << std::endl;
         return false;
     }
@@ -36,11 +36,26 @@ bool read_r_file(const std::string& reader, std::initializer_list<const char*> r
 // The reference's message block for a failed `remove`, by path or by ranks.
 Next report_remove_error(const Status& removed) {
     if (removed.ok()) return Next::kContinue;
+    // For a path that names nothing the reference's errno text reads "No
+    // such file or directory", as if TARGET were a file: name the path.
+    std::string what = removed.code() == Errc::kNotFound ? removed.message() : errc_text(removed.code());
     std::cerr << "ERROR: can't remove subgraph \n"
-              << "ERROR: remove_subgraph: ERROR: remove_subgraph error: " << errc_text(removed.code()) << "\n"
+              << "ERROR: remove_subgraph: ERROR: remove_subgraph error: " << what << "\n"
               << "remove_subgraph: ERROR: traverser returned error: \n"
               << std::endl;
     return Next::kFailed;
+}
+
+// The errno the reference's JGF reader leaves behind when attach fails
+// (spec/cli.md §5.4): 0 for a repeated id on a reused vertex, EINVAL for
+// everything else (never ENOENT or EEXIST, whatever our reader's category).
+const char* attach_errno_text(const Status& attached) {
+    if (attached.message().rfind("update_vmap:", 0) == 0) return errc_text(Errc::kOk);
+    switch (attached.code()) {
+    case Errc::kNotFound:
+    case Errc::kExists: return errc_text(Errc::kInvalid);
+    default: return errc_text(attached.code());
+    }
 }
 
 }  // namespace
@@ -54,7 +69,7 @@ Next cmd_update(Session& s, const Args& args) {
         return Next::kFailed;
     }
     std::string text;
-    if (!read_r_file(reader, {"jgf", "rv1exec", "jgf_shorthand"}, args[3], text)) return Next::kFailed;
+    if (!read_r_file(s, reader, {"jgf", "rv1exec", "jgf_shorthand"}, args[3], text)) return Next::kFailed;
     int64_t jobid = parse_integer(args[4]);
     int64_t at = parse_integer(args[5]);
     int64_t duration = parse_integer(args[6]);
@@ -110,15 +125,17 @@ Next cmd_update(Session& s, const Args& args) {
 Next cmd_attach(Session& s, const Args& args) {
     if (args.size() != 2) return malformed();
     std::string text;
-    if (!read_file(args[1], text)) {
+    if (!s.read_input(args[1], text)) {
         std::cerr << "ERROR: can't open " << args[1] << std::endl;
         return Next::kFailed;
     }
     Status attached = s.traverser->attach(text);
     if (!attached.ok()) {
+        std::string message = attached.message();
+        if (message.empty() || message.back() != '\n') message += '\n';
         std::cerr << "ERROR: can't attach JGF subgraph \n"
-                  << "ERROR: add_subgraph: ERROR: add subgraph error: " << errc_text(attached.code()) << "\n"
-                  << "add_subgraph: ERROR: reader returned error: " << attached.message() << "\n"
+                  << "ERROR: add_subgraph: ERROR: add subgraph error: " << attach_errno_text(attached) << "\n"
+                  << "add_subgraph: ERROR: reader returned error: " << message << "\n"
                   << std::endl;
         return Next::kFailed;
     }
@@ -145,7 +162,7 @@ Next cmd_partial_cancel(Session& s, const Args& args) {
     int64_t jobid = parse_integer(args[1]);
     const std::string& reader = args[2];
     std::string text;
-    if (!read_r_file(reader, {"jgf", "rv1exec"}, args[3], text)) return Next::kFailed;
+    if (!read_r_file(s, reader, {"jgf", "rv1exec"}, args[3], text)) return Next::kFailed;
     auto job = s.jobs.find(jobid);
     if (job == s.jobs.end() || job->second.state == JobState::kCanceled) {
         std::cerr << "ERROR: nonexistent job " << jobid << std::endl;
@@ -158,7 +175,12 @@ Next cmd_partial_cancel(Session& s, const Args& args) {
     s.traverser->clear_message();
     auto released = s.traverser->partial_cancel(jobid, reader, text);
     if (!released.ok()) {
-        std::cout << s.traverser->message();
+        // The traverser's message goes to stdout (spec/cli.md §5.8; stderr
+        // is pinned to the one line below), and so does the reason, which
+        // the reference leaves out.
+        std::string why = released.message();
+        if (!why.empty() && why.back() != '\n') why += '\n';
+        std::cout << s.traverser->message() << why;
         std::cout.flush();
         std::cerr << "ERROR: error encountered while removing job " << jobid << std::endl;
     } else if (*released) {

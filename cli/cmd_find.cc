@@ -21,7 +21,9 @@ Next cmd_find(Session& s, const Args& args) {
     Status found = find_resources(context, criteria, *s.writer);
     if (!found.ok()) {
         s.writer->reset();
-        std::cerr << found.message() << std::endl;
+        std::cerr << found.message() << "\n";
+        if (!found.error().detail.empty()) std::cerr << "  " << found.error().detail << "\n";
+        std::cerr.flush();
         return Next::kFailed;
     }
     Status written = s.writer->flush(s.out());

@@ -59,6 +59,17 @@ void print_success(Session& s, MatchOp op, const MatchResult& r, int64_t jobid, 
     s.out() << kRule;
 }
 
+// After a jobspec error the reference prints "No matching resources found"
+// (or, for `satisfiability`, "Satisfiable request"), as if the request had
+// been tried. We say what is wrong and where instead; the stderr line
+// before this keeps the reference's words.
+void print_jobspec_error(Session& s, const std::string& path, const Error& error) {
+    s.out() << kRule << "INFO: Jobspec error in " << path << ": " << error.message << "\n";
+    if (!error.detail.empty()) s.out() << "INFO:   " << error.detail << "\n";
+    s.out() << kRule;
+    s.out().flush();
+}
+
 Result<Jobspec> cached_parse(Session& s, const std::string& text) {
     auto hit = s.jobspec_cache.find(text);
     if (hit != s.jobspec_cache.end()) return hit->second;
@@ -71,9 +82,13 @@ Result<Jobspec> cached_parse(Session& s, const std::string& text) {
 }
 
 Attempt match_one(Session& s, MatchOp op, const std::string& path) {
+    // `update` may have set the counter back below ids still in use; a new
+    // match must never share an id with a live job (one cancel would then
+    // release both). Amortised: the counter only moves forward here.
+    while (s.is_live(s.next_jobid)) ++s.next_jobid;
     const int64_t jobid = s.next_jobid;
     std::string& text = s.read_buffer;
-    if (!read_file(path, text)) {
+    if (!s.read_input(path, text)) {
         std::cerr << "ERROR: can't open " << path << std::endl;
         return Attempt::kUnreadable;
     }
@@ -84,10 +99,7 @@ Attempt match_one(Session& s, MatchOp op, const std::string& path) {
     auto jobspec = cached_parse(s, text);
     if (!jobspec) {
         std::cerr << "match_allocate: ERROR: Jobspec error for " << jobid << ": " << jobspec.message() << std::endl;
-        if (op == MatchOp::kSatisfiability)
-            print_satisfiability(s, Errc::kInvalid, elapsed());
-        else
-            print_failure(s, Errc::kInvalid, jobid, elapsed());
+        print_jobspec_error(s, path, jobspec.error());
         return Attempt::kFailed;
     }
 

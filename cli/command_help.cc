@@ -118,6 +118,21 @@ const char* kStat = R"(usage: stat
   Number of jobs recorded and the min/max/average match time of update
 )";
 
+const char* kSave = R"(usage: save FILE [changes]
+  FILE     an SQLite file to hold the whole session (resume it with -f db -L FILE)
+  changes  only what changed since this session last saved FILE whole
+)";
+
+const char* kAllocated = R"(usage: allocated [JOBID] [--summary]
+  JOBID      the job whose resources to print (default: every job's)
+  --summary  counts of the printed vertices by type instead of the -F output
+)";
+
+const char* kAvailable = R"(usage: available [--at T] [--summary]
+  --at T     what is free at time T (default: now)
+  --summary  counts of the printed vertices by type instead of the -F output
+)";
+
 const char* kCat = R"(usage: cat FILE
   FILE  a file (typically a jobspec) to print
 )";
@@ -150,6 +165,9 @@ const char* command_details(const std::string& name) {
         {"list", kList},
         {"info", kInfo},
         {"stat", kStat},
+        {"save", kSave},
+        {"allocated", kAllocated},
+        {"available", kAvailable},
         {"cat", kCat},
         {"help", kHelp},
         {"quit", kQuit},

@@ -1,4 +1,5 @@
 #include "cli/command_table.h"
+#include "utilities/file.h"
 
 #include "cli/json_output.h"
 
@@ -53,6 +54,18 @@ const std::vector<Command>& command_table() {
         {"list", "l", "List all jobs: resource-query> list", cmd_list},
         {"info", "i", "Print the state of one job: resource-query> info 1", cmd_info},
         {"stat", "s", "Print overall matching statistics: resource-query> stat", cmd_stat},
+        {"save", "sv",
+         "Save the session to an SQLite file, whole or only what changed since the last save "
+         "there; resume it with -f db -L FILE: resource-query> save state.db [changes]",
+         cmd_save},
+        {"allocated", "al",
+         "Print what a job (or any job) holds, in the -F format, or its counts by type: "
+         "resource-query> allocated [JOBID] [--summary]",
+         cmd_allocated},
+        {"available", "av",
+         "Print what no job holds now (or at time T), in the -F format, or its counts by type: "
+         "resource-query> available [--at T] [--summary]",
+         cmd_available},
         {"cat", "a", "Print a jobspec file: resource-query> cat jobspec.yaml", cmd_cat},
         {"help", "h", "Print this help (or one command's): resource-query> help [command]", cmd_help},
         {"quit", "q", "Exit the session: resource-query> quit", cmd_quit},
@@ -80,7 +93,18 @@ Next run_command_line(Session& session, const std::string& line) {
             std::cerr << "unknown command '" << args[0] << "'; type help" << std::endl;
         return Next::kFailed;
     }
-    Next next = command->run(session, args);
+    Next next = Next::kContinue;
+    if (session.around_command) {
+        // (--state) the wrapper tells only whether to quit: keep the
+        // handler's own answer for --fail-fast.
+        bool quit = session.around_command(args, [&] {
+            next = command->run(session, args);
+            return next == Next::kQuit;
+        });
+        if (quit) next = Next::kQuit;
+    } else {
+        next = command->run(session, args);
+    }
     // One flush per command, not per line: whoever reads our output
     // through a pipe sees each answer whole (stderr is tied to stdout, so
     // error lines keep their place).
@@ -96,12 +120,14 @@ Next malformed() {
 
 Next cmd_cat(Session&, const Args& args) {
     if (args.size() != 2) return malformed();
-    std::ifstream file(args[1]);
-    if (!file) {
-        std::cerr << "ERROR: can't open " << args[1] << std::endl;
+    std::string text, why;
+    if (!read_file(args[1], text, &why)) {
+        // A directory opens but cannot be read: say so, never "success".
+        std::cerr << "ERROR: can't open " << args[1] << "\n  " << args[1] << ": " << why << std::endl;
         return Next::kFailed;
     }
-    for (std::string line; std::getline(file, line);) std::cout << line << "\n";
+    std::cout << text;
+    if (!text.empty() && text.back() != '\n') std::cout << "\n";
     std::cout << "INFO: Jobspec in " << args[1] << std::endl;
     return Next::kContinue;
 }

@@ -58,6 +58,9 @@ Next cmd_get_status(Session&, const Args&);      // cmd_resource.cc
 Next cmd_cat(Session&, const Args&);             // command_table.cc
 Next cmd_help(Session&, const Args&);            // command_table.cc
 Next cmd_quit(Session&, const Args&);            // command_table.cc
+Next cmd_save(Session&, const Args&);            // state/commands.cc
+Next cmd_allocated(Session&, const Args&);       // state/queries.cc
+Next cmd_available(Session&, const Args&);       // state/queries.cc
 
 // "ERROR: malformed command" on stderr (spec/cli.md §5).
 Next malformed();

@@ -32,7 +32,7 @@ std::string lower(std::string s) {
 }
 
 const std::vector<std::string> kLoadFormats = {"grug",    "hwloc",  "jgf", "jgf_shorthand",
-                                               "rv1exec", "rv1exec_force"};
+                                               "rv1exec", "rv1exec_force", "db"};
 const std::vector<std::string> kMatchFormats = {"simple", "pretty_simple", "jgf", "jgf_shorthand",
                                                 "rlite",  "rv1",           "rv1_nosched",
                                                 "rv1_shorthand"};
@@ -65,7 +65,11 @@ Result<std::vector<std::string>> resolve_subsystems(const std::string& selector)
     };
     for (auto& [key, subsystems] : table)
         if (selector == key || selector == lower(key)) return subsystems;
-    return make_error(Errc::kInvalid, "[ERROR] unknown selector for --match-subsystems: " + selector);
+    std::string valid;
+    for (auto& [key, subsystems] : table) valid += (valid.empty() ? "" : ", ") + key;
+    // The reference's line, then the valid values on a line of their own.
+    return make_error(Errc::kInvalid,
+                      "[ERROR] unknown selector for --match-subsystems: " + selector + "\n  valid: " + valid);
 }
 
 Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& warnings) {
@@ -89,6 +93,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
         {"no-history", no_argument, nullptr, kNoHistory},
         {"fail-fast", no_argument, nullptr, kFailFast},
         {"json", no_argument, nullptr, kJson},
+        {"state", required_argument, nullptr, 1000},
         {nullptr, 0, nullptr, 0},
     };
     Options o;
@@ -135,7 +140,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
             break;
         case 'g': {
             std::string g = lower(arg);
-            if (g != "dot" && g != "graphml")
+            if (g != "dot" && g != "graphml" && g != "jgf")
                 return make_error(Errc::kInvalid, "[ERROR] unknown format for --graph-format: " + arg);
             o.graph_format = g;
             break;
@@ -159,12 +164,13 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
         case kNoHistory: o.no_history = true; break;
         case kFailFast: o.fail_fast = true; break;
         case kJson: o.json = true; break;
+        case 1000: o.state_file = arg; break;
         default: return make_error(Errc::kInvalid, "");
         }
     }
     if (optind < argc) return make_error(Errc::kInvalid, "");
     o.load_local_machine = o.load_format == "hwloc" && !load_file_given;
-    if (!o.load_local_machine && !exists(o.load_file))
+    if (!o.load_local_machine && o.state_file.empty() && !exists(o.load_file))
         return make_error(Errc::kInvalid, "[ERROR] file does not exist for --load-file: " + o.load_file);
     return o;
 }

@@ -19,6 +19,7 @@ struct Options {
     std::string match_format = "simple";
     std::string prune_filters = "ALL:core,ALL:node";
     std::string test_output;     // -t
+    std::string state_file;      // --state: journal every command there
     std::string graph_format = "dot";
     std::string graph_output;    // -o BASE
     bool elapse_time = false;

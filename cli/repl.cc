@@ -13,9 +13,11 @@
 #include "cli/command_table.h"
 #include "cli/json_output.h"
 #include "cli/line_reader.h"
+#include "cli/load_progress.h"
 #include "utilities/file.h"
 #include "resource/graph_export.h"
 #include "resource/loader.h"
+#include "state/session_state.h"
 
 namespace rq {
 
@@ -24,6 +26,13 @@ namespace {
 // Start-up failures after option parsing (spec/cli.md §1).
 int fail_startup(const std::string& message) {
     std::cerr << ": Runtime error: " << message << std::endl;
+    return 1;
+}
+
+// The same for a Status, with its detail (ours) on the next line.
+int fail_startup(const Status& failed) {
+    fail_startup(failed.message());
+    if (!failed.error().detail.empty()) std::cerr << "  " << failed.error().detail << std::endl;
     return 1;
 }
 
@@ -100,40 +109,77 @@ int run_commands(Session& session) {
 
 }  // namespace
 
-int start_session(Session& session) {
-    const Options& options = session.options;
-    std::optional<JsonCapture> json;  // start-up lines and errors as JSON too
-    if (options.json) json.emplace(session.json_streams());
+Status init_session(Session& session, const Options& options, const std::string& source_text) {
+    session.options = options;
     LoadRequest request;
     request.format = options.load_format;
     request.path = options.load_file;
     request.allowlist = options.load_allowlist;
     request.local_machine = options.load_local_machine;
-    if (!request.local_machine && !read_file(options.load_file, request.text))
-        return fail_startup("resource_query_t: ERROR: can't read " + options.load_file + "\n");
+    request.text = source_text;
     auto start = std::chrono::steady_clock::now();
     session.graph = std::make_unique<ResourceGraph>();
+    LoadProgress progress(options.load_file, isatty(STDERR_FILENO));
+    request.progress = progress.callback();
     Status loaded = load_graph(request, *session.graph);
+    progress.finish();
+    // The reference's texts say neither where nor what: `detail` adds it
+    // (printed on its own line after the start-up error).
     if (!loaded)
-        return fail_startup("resource_query_t: ERROR: " + loaded.message() +
-                            "\nERROR: error generating resources\n");
+        return make_error(Errc::kInvalid,
+                          "resource_query_t: ERROR: " + loaded.message() + "\nERROR: error generating resources\n",
+                          loaded.error().detail);
     double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     session.store = std::make_unique<ScheduleStore>();
     auto policy = make_policy(options.match_policy);
-    if (!policy) return fail_startup("resource_query_t: ERROR: can't create matcher\n");
+    if (!policy)
+        return make_error(Errc::kInvalid, "resource_query_t: ERROR: can't create matcher\n", policy.message());
     session.policy = std::move(*policy);
     TraverserConfig config;
     for (auto& name : options.subsystems) config.subsystems.push_back(session.graph->subsystems().find(name));
     config.prune_filters = options.prune_filters;
     config.flexible = options.traverser == "flexible";
+    // The reference's exhaustive selection walk: on demand (debug, test
+    // oracle), and with -e, whose visit counters are those of that walk,
+    // unless RQ_ORDERED_VISIT_COUNTS asks for the ordered walk's counters
+    // (benchmarks: -e then times the walk users get without -e).
+    auto flag = [](const char* name) {
+        const char* value = std::getenv(name);
+        return value != nullptr && *value != '\0' && *value != '0';
+    };
+    config.exhaustive_select = flag("RQ_EXHAUSTIVE_SELECT") ||
+                               (options.elapse_time && !flag("RQ_ORDERED_VISIT_COUNTS"));
     auto traverser = DfuTraverser::create(*session.graph, *session.store, *session.policy, config);
     if (!traverser)
-        return fail_startup("initialize_matchers_and_traversers: ERROR: " + traverser.message() + "\n");
+        return make_error(Errc::kInvalid, "initialize_matchers_and_traversers: ERROR: " + traverser.message() + "\n",
+                          traverser.error().detail);
     session.traverser = std::move(*traverser);
     auto writer = make_writer(options.match_format);
-    if (!writer) return fail_startup("resource_query_t: ERROR: " + writer.message() + "\n");
+    if (!writer) return make_error(Errc::kInvalid, "resource_query_t: ERROR: " + writer.message() + "\n");
     session.writer = std::move(*writer);
     if (options.elapse_time) print_graph_stats(*session.graph, load_seconds);
+    return Status();
+}
+
+int run_session(const Options& given) {
+    Session session;
+    Options options = given;
+    // --json: start-up lines and errors as JSON lines too.
+    std::optional<JsonCapture> json;
+    if (options.json) json.emplace(std::vector<std::ostream*>{&std::cerr, &std::cout});
+    std::string source_text;
+    if (!options.load_local_machine && !read_file(options.load_file, source_text) && options.state_file.empty())
+        return fail_startup("resource_query_t: ERROR: can't read " + options.load_file + "\n");
+    // A saved session (-f db, or a file with SQLite's header) or --state.
+    if (state::is_state_request(options, source_text)) {
+        Status resumed = state::start_session(session, options, source_text);
+        if (!resumed) return fail_startup(resumed);
+    } else {
+        Status ready = init_session(session, options, source_text);
+        if (!ready) return fail_startup(ready);
+        state::attach_journal(session, source_text);
+    }
+    options = session.options;
     if (!options.graph_output.empty()) {
         Status exported = export_graph(*session.graph, options.graph_format, options.graph_output);
         if (!exported) return fail_startup("resource_query_t: ERROR: " + exported.message() + "\n");
@@ -144,15 +190,11 @@ int start_session(Session& session) {
             return fail_startup("resource_query_t: ERROR: can't open " + options.test_output + "\n");
     }
 
-    return 0;
-}
-
-int run_session(const Options& options) {
-    Session session;
-    session.options = options;
-    int status = start_session(session);
-    if (status != 0) return status;
-    status = run_commands(session);
+    json.reset();
+    int status = run_commands(session);
+    // Closes the files `save` and --state keep open: each folds its write-ahead
+    // log back in, so FILE alone holds the session again.
+    session.state.reset();
     session.out().flush();
 #ifndef RQ_FULL_TEARDOWN
     // Freeing a session that holds hundreds of thousands of planners and

@@ -1,16 +1,20 @@
 // The resource-query session: load the graph, then read commands.
 #pragma once
 
+#include <string>
+
 #include "cli/options.h"
 #include "cli/session.h"
+#include "utilities/result.h"
 
 namespace rq {
 
 // Runs a whole session and returns the process exit status.
 int run_session(const Options& options);
 
-// Loads the graph of session.options and builds the matcher, the writer
-// and the -t file; 0, or the exit status after printing the start-up error.
-int start_session(Session& session);
+// Builds `session` from `options`: loads the graph from `source_text` (the
+// -L file's contents; unused for local hwloc detection), then the policy,
+// traverser and writer. The error message is the start-up message to print.
+Status init_session(Session& session, const Options& options, const std::string& source_text);
 
 }  // namespace rq

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -16,6 +17,7 @@
 #include "resource/match_writer.h"
 #include "resource/schedule.h"
 #include "traversers/dfu.h"
+#include "utilities/file.h"
 
 namespace rq {
 
@@ -69,6 +71,20 @@ struct Session {
     double max_match_time = 0;
     double total_match_time = 0;
     int64_t timed_matches = 0;
+
+    // ---- hooks for state/ (save, resume, --state journal) --------------
+    // Every input file a command reads (jobspec, R, JGF) goes through
+    // read_input, so that state/ can record it and replay it later without
+    // the file. Null: read the file.
+    std::function<bool(const std::string& path, std::string& text)> input_reader;
+    bool read_input(const std::string& path, std::string& text) {
+        return input_reader ? input_reader(path, text) : read_file(path, text);
+    }
+    // Wraps each recognised command line; `run` runs it and returns true
+    // to quit. Null: commands just run.
+    std::function<bool(const std::vector<std::string>& args, const std::function<bool()>& run)> around_command;
+    // state/'s own data (journal, save targets, the --state database).
+    std::shared_ptr<void> state;
 };
 
 }  // namespace rq

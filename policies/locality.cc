@@ -1,4 +1,5 @@
 #include "policies/locality.h"
+#include "utilities/saturating.h"
 
 #include <algorithm>
 #include <map>
@@ -22,7 +23,7 @@ bool LocalityPolicy::finish_graph(const PolicyContext& ctx, const std::vector<Jo
                                   ScoreSet& scores) {
     bool met = true;
     for (const JobResource& r : resources) {
-        auto q = static_cast<uint32_t>(scores.qualified_count(ctx.dominant, r.type));
+        auto q = clamp_to_u32(scores.qualified_count(ctx.dominant, r.type));
         uint32_t k = calc_count(r, q);
         if (k == 0) {
             met = false;

@@ -13,6 +13,7 @@
 #include "resource/graph.h"
 #include "resource/jobspec.h"
 #include "traversers/scoring.h"
+#include "traversers/select_order.h"
 #include "utilities/result.h"
 
 namespace rq {
@@ -40,6 +41,11 @@ public:
     // Choose the top-level resources once the whole graph is walked.
     virtual bool finish_graph(const PolicyContext&, const std::vector<JobResource>& resources,
                               ScoreSet& scores) = 0;
+
+    // For a policy whose candidates rank by id-based score alone (and that
+    // does not stop early): that order, so the traverser can walk the
+    // candidates best first and stop (select_order.h). nullptr otherwise.
+    virtual const IdOrder* id_order() const { return nullptr; }
 
     // Policy switches read by the traverser.
     bool node_exclusive = false;    // every selected node is taken whole

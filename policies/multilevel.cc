@@ -10,8 +10,14 @@ namespace rq {
 Result<MultilevelConfig> parse_custom_policy(const std::string& spec) {
     MultilevelConfig config;
     bool high = false, low = false;
-    // Split on single spaces; parsing stops at the first bad token, keeping
-    // what came before it (the reference's behaviour).
+    // Split on single spaces. The reference stops at the first bad token
+    // and silently keeps what came before it; we refuse the string and
+    // name the token instead.
+    auto bad = [&](const std::string& token, const std::string& why) {
+        return make_error(Errc::kInvalid, "-P \"" + spec + "\": " + why + " \"" + token + "\"" +
+                                              " (key=value settings: policy=high|low, node_centric=true|false, "
+                                              "node_exclusive=true|false, stop_on_1_matches=true|false)");
+    };
     size_t start = 0;
     while (start <= spec.size()) {
         size_t end = spec.find(' ', start);
@@ -19,24 +25,27 @@ Result<MultilevelConfig> parse_custom_policy(const std::string& spec) {
         std::string token = spec.substr(start, end - start);
         start = end + 1;
         auto eq = token.find('=');
-        if (token.empty() || eq == std::string::npos) break;
+        if (token.empty()) return bad(token, "empty setting (two spaces in a row, or a leading/trailing space)");
+        if (eq == std::string::npos) return bad(token, "not key=value:");
         std::string key = token.substr(0, eq), value = token.substr(eq + 1);
         if (key == "policy") {
             if (value == "high") high = true;
             else if (value == "low") low = true;
-            else break;
+            else return bad(token, "policy must be high or low, not");
             continue;
         }
         bool flag;
         if (value == "true") flag = true;
         else if (value == "false") flag = false;
-        else break;
+        else if (key == "node_centric" || key == "node_exclusive" || key == "stop_on_1_matches")
+            return bad(token, "value must be true or false in");
+        else return bad(token, "unknown key in");
         if (key == "node_centric") config.node_centric = flag;
         else if (key == "node_exclusive") config.node_exclusive = flag;
         else if (key == "stop_on_1_matches") config.stop_on_first = flag;
-        else break;
+        else return bad(token, "unknown key in");
     }
-    if (!high && !low) return make_error(Errc::kInvalid, "no policy=high or policy=low in \"" + spec + "\"");
+    if (!high && !low) return make_error(Errc::kInvalid, "-P \"" + spec + "\": no policy=high or policy=low");
     config.high = high;
     return config;
 }
@@ -45,6 +54,8 @@ MultilevelPolicy::MultilevelPolicy(const MultilevelConfig& config)
     : before_(config.high ? score_greater : score_less), node_centric_(config.node_centric) {
     node_exclusive = config.node_exclusive;
     stop_on_first = config.stop_on_first;
+    order_.high = config.high;
+    order_.node_centric = config.node_centric;
 }
 
 bool MultilevelPolicy::discover(const PolicyContext& ctx, VertexId u) {

@@ -31,8 +31,10 @@ public:
     void finish_slot(const PolicyContext& ctx, ScoreSet& scores) override;
     bool finish_graph(const PolicyContext& ctx, const std::vector<JobResource>& resources,
                       ScoreSet& scores) override;
+    const IdOrder* id_order() const override { return stop_on_first ? nullptr : &order_; }
 
 private:
+    IdOrder order_;
     EGroupLess before_;
     bool node_centric_;
     int64_t multilevel_ = 0;    // sum of the factors of the nodes being visited

@@ -1,4 +1,5 @@
 #include "policies/per_level.h"
+#include "utilities/saturating.h"
 
 namespace rq {
 
@@ -8,7 +9,7 @@ bool choose_children(const PolicyContext& ctx, VertexId u, const std::vector<Job
     for (const JobResource& r : resources) {
         if (r.type != type) continue;
         for (const JobResource& child : r.with) {
-            auto q = static_cast<uint32_t>(scores.qualified_count(ctx.dominant, child.type));
+            auto q = clamp_to_u32(scores.qualified_count(ctx.dominant, child.type));
             uint32_t k = calc_count(child, q);
             if (k == 0) return false;
             scores.choose_best_k(ctx.dominant, child.type, k, before);
@@ -27,7 +28,7 @@ void choose_all_types(const PolicyContext& ctx, ScoreSet& scores, const EGroupLe
 bool choose_top_level(const PolicyContext& ctx, const std::vector<JobResource>& resources, ScoreSet& scores,
                       const EGroupLess& before) {
     for (const JobResource& r : resources) {
-        auto q = static_cast<uint32_t>(scores.qualified_count(ctx.dominant, r.type));
+        auto q = clamp_to_u32(scores.qualified_count(ctx.dominant, r.type));
         uint32_t k = calc_count(r, q);
         if (k == 0) return false;
         scores.choose_best_k(ctx.dominant, r.type, k, before);

@@ -64,18 +64,43 @@ TEST(CalcCount, MinAboveMaxOrUnknownOperator) {
     EXPECT_EQ(calc_count(counted(1, 4, '/', 1), 10), 0u);
 }
 
-TEST(CustomPolicy, ParsesUpToTheFirstBadToken) {
+// The reference keeps what came before a bad token and drops the rest
+// silently; we refuse the string and name the token.
+TEST(CustomPolicy, ABadTokenIsAnErrorNamingIt) {
+    const std::string settings =
+        " (key=value settings: policy=high|low, node_centric=true|false, node_exclusive=true|false, "
+        "stop_on_1_matches=true|false)";
     auto c = parse_custom_policy("policy=low node_centric=true bogus=1 node_exclusive=true");
-    ASSERT_TRUE(c.ok());
-    EXPECT_FALSE(c->high);
-    EXPECT_TRUE(c->node_centric);
-    EXPECT_FALSE(c->node_exclusive);  // after the bad token: ignored
-    EXPECT_FALSE(parse_custom_policy("node_centric=true").ok());
-    EXPECT_FALSE(parse_custom_policy("policy=medium").ok());
+    ASSERT_FALSE(c.ok());
+    EXPECT_EQ(c.message(),
+              "-P \"policy=low node_centric=true bogus=1 node_exclusive=true\": unknown key in \"bogus=1\"" + settings);
+    EXPECT_EQ(parse_custom_policy("policy=medium").message(),
+              "-P \"policy=medium\": policy must be high or low, not \"policy=medium\"" + settings);
+    EXPECT_EQ(parse_custom_policy("policy=high node_centric=yes").message(),
+              "-P \"policy=high node_centric=yes\": value must be true or false in \"node_centric=yes\"" + settings);
+    EXPECT_EQ(parse_custom_policy("policy=high node_centric").message(),
+              "-P \"policy=high node_centric\": not key=value: \"node_centric\"" + settings);
+    EXPECT_NE(parse_custom_policy("policy=high  node_centric=true").message().find("empty setting"),
+              std::string::npos);
+    EXPECT_EQ(parse_custom_policy("node_centric=true").message(),
+              "-P \"node_centric=true\": no policy=high or policy=low");
     EXPECT_FALSE(parse_custom_policy("").ok());
     auto stop = parse_custom_policy("policy=high stop_on_1_matches=true");
     ASSERT_TRUE(stop.ok());
     EXPECT_TRUE(stop->stop_on_first);
+    auto all = parse_custom_policy("policy=low node_centric=true node_exclusive=true");
+    ASSERT_TRUE(all.ok());
+    EXPECT_FALSE(all->high);
+    EXPECT_TRUE(all->node_centric);
+    EXPECT_TRUE(all->node_exclusive);
+}
+
+TEST(Policies, AnUnknownNameListsTheValidOnes) {
+    auto p = make_policy("hig");
+    ASSERT_FALSE(p.ok());
+    EXPECT_EQ(p.message(),
+              "-P \"hig\": unknown policy (valid: first, firstnodex, high, hinode, hinodex, locality, lonode, lonodex, "
+              "low, variation, or key=value settings such as \"policy=high node_centric=true\")");
 }
 
 TEST(Policies, RegistryNamesAndCustomStrings) {

@@ -40,7 +40,13 @@ Result<std::unique_ptr<MatchPolicy>> make_policy(const std::string& spec) {
     auto named = registry().find(spec);
     if (named != registry().end()) return named->second();
     auto config = parse_custom_policy(spec);
-    if (!config) return config.error();
+    if (!config) {
+        if (spec.find('=') != std::string::npos) return config.error();
+        std::string names;
+        for (auto& [name, factory] : registry()) names += (names.empty() ? "" : ", ") + name;
+        return make_error(Errc::kInvalid, "-P \"" + spec + "\": unknown policy (valid: " + names +
+                                              ", or key=value settings such as \"policy=high node_centric=true\")");
+    }
     return std::unique_ptr<MatchPolicy>(std::make_unique<MultilevelPolicy>(*config));
 }
 

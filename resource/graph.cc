@@ -64,13 +64,16 @@ EdgeId ResourceGraph::add_edge(VertexId src, VertexId dst, SubsystemId s) {
 }
 
 EdgeId ResourceGraph::add_or_reuse_edge(VertexId src, VertexId dst, SubsystemId s) {
-    for (EdgeId e : out(src)) {
-        if (edge_dst_[e] == dst) {
-            edge_sub_[e] = s;
-            return e;
-        }
-    }
-    return add_edge(src, dst, s);
+    // The first src -> dst edge in src's out-edge order. Out-edge lists are
+    // only ever appended to, so that is the smallest such edge id, found
+    // through dst's in-edges: a recipe vertex with a million children must
+    // not scan them all for each new child (quadratic).
+    EdgeId found = kNoEdge;
+    for (EdgeId e : in(dst))
+        if (edge_src_[e] == src && (found == kNoEdge || e < found)) found = e;
+    if (found == kNoEdge) return add_edge(src, dst, s);
+    edge_sub_[found] = s;
+    return found;
 }
 
 void ResourceGraph::remove_edge(EdgeId e) {

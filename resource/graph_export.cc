@@ -6,6 +6,8 @@
 
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
 #include "resource/graph_boost.h"
 
 namespace rq {
@@ -55,12 +57,41 @@ void write_graphml(const ResourceGraph& g, std::ostream& out) {
     boost::write_graphml(out, g, dp, true);
 }
 
+void write_jgf(const ResourceGraph& g, std::ostream& out) {
+    using Json = nlohmann::ordered_json;
+    Json nodes = Json::array();
+    Json edges = Json::array();
+    for (VertexId v = 0; v < g.num_vertices(); ++v) {
+        if (g.is_removed(v)) continue;
+        Json paths = Json::object();
+        g.for_each_path(v, [&](SubsystemId s, std::string_view p) { paths[g.subsystems().name(s)] = std::string(p); });
+        Json m = {{"type", g.type_name(v)},         {"basename", std::string(g.basename(v))},
+                  {"name", std::string(g.name(v))}, {"id", g.id(v)},
+                  {"uniq_id", g.uniq_id(v)},        {"rank", g.rank(v)},
+                  {"exclusive", false},             {"unit", std::string(g.unit(v))},
+                  {"size", g.size(v)},              {"status", g.is_up(v) ? 0 : 1},
+                  {"paths", paths}};
+        if (const PropertyMap* properties = g.properties(v)) m["properties"] = *properties;
+        nodes.push_back(Json{{"id", std::to_string(v)}, {"metadata", std::move(m)}});
+    }
+    // Edge id order: it is each source's out-edge order too, and a reader
+    // appending in document order then recreates the same edge ids.
+    for (EdgeId e = 0; e < g.edge_capacity(); ++e)
+        if (g.edge_alive(e))
+            edges.push_back(Json{{"source", std::to_string(g.source(e))},
+                                 {"target", std::to_string(g.target(e))},
+                                 {"metadata", {{"subsystem", g.subsystems().name(g.subsystem(e))}}}});
+    out << Json{{"graph", Json{{"nodes", std::move(nodes)}, {"edges", std::move(edges)}}}}.dump() << "\n";
+}
+
 Status export_graph(const ResourceGraph& graph, const std::string& format, const std::string& base) {
-    std::string path = base + (format == "graphml" ? ".graphml" : ".dot");
+    std::string path = base + (format == "graphml" ? ".graphml" : format == "jgf" ? ".json" : ".dot");
     std::ofstream out(path);
     if (!out) return make_error(Errc::kIo, "can't open " + path + " for writing");
     if (format == "graphml")
         write_graphml(graph, out);
+    else if (format == "jgf")
+        write_jgf(graph, out);
     else
         write_dot(graph, out);
     out.flush();

@@ -20,7 +20,16 @@ void write_dot(const ResourceGraph& graph, std::ostream& out);
 // isolated vertices, so vertex indices stay stable.
 void write_graphml(const ResourceGraph& graph, std::ostream& out);
 
-// Writes BASE.dot or BASE.graphml according to `format` ("dot"/"graphml").
+// JGF (the -f jgf reader's input, spec/readers.md §1): every attached
+// vertex in creation order with all its attributes (type, basename, name,
+// id, uniq_id, rank, size, unit, status, paths, properties), then every
+// edge, vertex by vertex in out-edge order, with its subsystem. Loading it
+// with -f jgf rebuilds the same graph: vertex order, uniq_ids and each
+// vertex's child order. Removed (detached) vertices are left out.
+void write_jgf(const ResourceGraph& graph, std::ostream& out);
+
+// Writes BASE.dot, BASE.graphml or BASE.json according to `format`
+// ("dot"/"graphml"/"jgf").
 Status export_graph(const ResourceGraph& graph, const std::string& format, const std::string& base);
 
 }  // namespace rq

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,14 +56,35 @@ Status validate_recipe(const Recipe& recipe, std::string_view source);
 // Vertex ids are 32-bit: a recipe may not generate more than this.
 inline constexpr double kMaxGrugVertices = 2.0e9;
 
+// Memory one generated vertex costs, all included (graph, indexes, schedule
+// and pruning planners), measured with t/bench/load_bench.py and GNU time:
+// 296 bytes on conf/sierra.graphml, 363 on one vertex with 10^6 children;
+// rounded up.
+inline constexpr double kBytesPerVertex = 400;
+
+struct GrugLimits {
+    double max_vertices = kMaxGrugVertices;
+    // Usable memory in bytes (utilities/memory.h); a recipe may take at
+    // most half of it, leaving room for matching. 0: not checked.
+    uint64_t memory_bytes = 0;
+    // Called about every 2^16 vertices with (generated, total), e.g. to
+    // show progress on a terminal.
+    std::function<void(size_t, size_t)> progress;
+};
+
 // How many vertices expanding `recipe` would create (MULTIPLY edges only;
 // associations create none), computed without generating anything.
 double estimate_grug_vertices(const Recipe& recipe);
 
+// Refuses `vertices` beyond the id space or half the usable memory, with
+// the count and the memory estimate in the message.
+// `source` names what is loaded in the message ("the recipe" for GRUG).
+Status check_grug_size(double vertices, const GrugLimits& limits, const std::string& source = "the recipe");
+
 // Expands `recipe` into `graph` (spec/grug.md §2-§5). Type and subsystem
 // names are interned in document order first. Fails, before creating
-// anything, if the recipe would generate more than `max_vertices`.
-Status load_grug(const Recipe& recipe, ResourceGraph& graph, double max_vertices = kMaxGrugVertices);
+// anything, if check_grug_size() refuses the recipe.
+Status load_grug(const Recipe& recipe, ResourceGraph& graph, const GrugLimits& limits = {});
 
 // The message the reference prints for any GRUG read failure.
 inline constexpr const char* kGrugReadError = "error in reading grug string; ";

@@ -6,6 +6,7 @@
 // quirks (FINISH pops `scales` for every recipe vertex, associate edges
 // included) are reproduced literally because later ids depend on them.
 #include <algorithm>
+#include <cstdio>
 #include <deque>
 #include <functional>
 
@@ -33,8 +34,8 @@ std::string path_prefix(std::string_view p, int uplevel) {
 
 class Expander {
 public:
-    Expander(const Recipe& recipe, ResourceGraph& graph)
-        : recipe_(recipe), graph_(graph), gen_(recipe.vertices.size()) {
+    Expander(const Recipe& recipe, ResourceGraph& graph, const std::function<void(size_t, size_t)>& progress)
+        : recipe_(recipe), graph_(graph), gen_(recipe.vertices.size()), progress_(progress) {
         for (auto& v : recipe.vertices) {
             type_ids_.push_back(graph.types().intern(v.type));
             sub_ids_.push_back(graph.subsystems().intern(v.subsystem));
@@ -46,6 +47,7 @@ public:
     }
 
     void run(size_t vertices) {
+        total_ = vertices;
         graph_.reserve(vertices, vertices);
         std::vector<char> colour(recipe_.vertices.size(), kWhite);
         for (size_t r = 0; r < recipe_.vertices.size(); ++r)
@@ -103,6 +105,7 @@ private:
         spec.size = rv.size;
         spec.unit = rv.unit;
         VertexId v = graph_.add_vertex(spec);
+        if (progress_ && (v & 0xffff) == 0) progress_(v, total_);
         SubsystemId s = sub_ids_[r];
         std::string& path = path_buffer_;
         path.clear();
@@ -131,7 +134,7 @@ private:
         for (VertexId src : sources) {
             for (int64_t i = 0; i < e.multi_scale; ++i) {
                 VertexId v = create(e.target, src, gen_id(e, i, e.multi_scale, j));
-                graph_.add_or_reuse_edge(src, v, e_sub_ids_[ei]);
+                graph_.add_edge(src, v, e_sub_ids_[ei]);  // v is new: no edge to reuse
                 gen_[e.target].push_back(v);
             }
             ++j;
@@ -173,6 +176,8 @@ private:
     std::deque<int64_t> scales_;
     int64_t node_rank_ = -1;
     std::string name_buffer_, path_buffer_;  // reused: no allocation per vertex
+    const std::function<void(size_t, size_t)>& progress_;
+    size_t total_ = 0;
 };
 
 }  // namespace
@@ -198,13 +203,40 @@ double estimate_grug_vertices(const Recipe& recipe) {
     return vertices;
 }
 
-Status load_grug(const Recipe& recipe, ResourceGraph& graph, double max_vertices) {
+namespace {
+
+std::string with_commas(double value) {
+    std::string digits = std::to_string(static_cast<unsigned long long>(value));
+    for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<size_t>(at), ",");
+    return digits;
+}
+
+std::string gib(double bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
+    return text;
+}
+
+}  // namespace
+
+Status check_grug_size(double vertices, const GrugLimits& limits, const std::string& source) {
+    const double bytes = vertices * kBytesPerVertex;
+    const std::string what = source + " would generate " + with_commas(vertices) + " vertices, about " + gib(bytes) +
+                             " of memory (" + std::to_string(static_cast<int>(kBytesPerVertex)) +
+                             " bytes per vertex)";
+    if (vertices > limits.max_vertices)
+        return make_error(Errc::kRange, what + ": more than the limit of " + with_commas(limits.max_vertices) +
+                                            " vertices");
+    if (limits.memory_bytes > 0 && bytes > limits.memory_bytes / 2.0)
+        return make_error(Errc::kNoMemory, what + ": more than half of the " + gib(limits.memory_bytes) +
+                                               " this machine has");
+    return ok_status();
+}
+
+Status load_grug(const Recipe& recipe, ResourceGraph& graph, const GrugLimits& limits) {
     double vertices = estimate_grug_vertices(recipe);
-    if (vertices > max_vertices)
-        return make_error(Errc::kRange, "the recipe would generate " + std::to_string(static_cast<long long>(vertices)) +
-                                            " vertices, more than the limit of " +
-                                            std::to_string(static_cast<long long>(max_vertices)));
-    Expander(recipe, graph).run(static_cast<size_t>(vertices));
+    RQ_TRY(check_grug_size(vertices, limits));
+    Expander(recipe, graph, limits.progress).run(static_cast<size_t>(vertices));
     graph.recount_nodes_up();
     return ok_status();
 }

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <sstream>
 
 namespace rq {
@@ -200,6 +202,72 @@ TEST(GrugErrors, NonNumericSizeGivesTheReferenceMessage) {
     EXPECT_EQ(r.message(), kGrugReadError);
 }
 
+// Line of `needle` in the recipe built from `body` (1-based).
+int line_of(const std::string& body, const std::string& needle) {
+    std::string text = recipe_xml(body);
+    size_t at = text.find(needle);
+    EXPECT_NE(at, std::string::npos) << needle;
+    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + at, '\n'));
+}
+
+TEST(GrugErrors, MalformedXmlDetailNamesFileAndLine) {
+    auto r = parse_grug("<graphml>\n<graph>\n<node id=\"x></graph>", "bad.graphml");
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.message(), kGrugReadError);
+    EXPECT_EQ(r.error().detail.rfind("bad.graphml:3: malformed XML: ", 0), 0u) << r.error().detail;
+    auto no_graphml = parse_grug("<graph/>", "bad.graphml");
+    ASSERT_FALSE(no_graphml.ok());
+    EXPECT_EQ(no_graphml.error().detail, "bad.graphml: no <graphml> element at the top");
+}
+
+TEST(GrugErrors, BadValueDetailNamesFileLineElementAndKey) {
+    std::string body = root_node("c", "cluster", "c") + node("n", "node", "<data key=\"size\">big</data>") +
+                       node("m", "memory") + edge("c", "n", "") + edge("n", "m", "<data key=\"multi_scale\">2x</data>");
+    auto r = parse_grug(recipe_xml(body), "bad.graphml");
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.message(), kGrugReadError);  // the reference's words
+    EXPECT_EQ(r.error().detail, "bad.graphml:" + std::to_string(line_of(body, "<data key=\"size\">big")) +
+                                    ": node \"n\": key \"size\": \"big\" is not a whole number");
+
+    body = root_node("c", "cluster", "c") + node("n", "node") + edge("c", "n", "") +
+           "<edge id=\"e7\" source=\"n\" target=\"c\"><data key=\"multi_scale\">2x</data></edge>\n";
+    r = parse_grug(recipe_xml(body), "bad.graphml");
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().detail, "bad.graphml:" + std::to_string(line_of(body, "<data key=\"multi_scale\">2x")) +
+                                    ": edge \"e7\": key \"multi_scale\": \"2x\" is not an integer");
+
+    // An edge without id is found by its source and target.
+    body = root_node("c", "cluster", "c") + node("n", "node") + edge("c", "n", "<data key=\"id_start\">x</data>");
+    r = parse_grug(recipe_xml(body), "bad.graphml");
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().detail, "bad.graphml:" + std::to_string(line_of(body, "<data key=\"id_start\">x")) +
+                                    ": edge \"c->n\": key \"id_start\": \"x\" is not an integer");
+}
+
+TEST(GrugErrors, BadKeyDefaultNamesTheKeyDeclaration) {
+    std::string text = recipe_xml(root_node("c", "cluster", "c"));
+    size_t at = text.find("<default>1</default>");
+    ASSERT_NE(at, std::string::npos);
+    text.replace(at, 20, "<default>one</default>");
+    auto r = parse_grug(text, "bad.graphml");
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().detail, "bad.graphml:" + std::to_string(1 + std::count(text.begin(), text.begin() + at, '\n')) +
+                                    ": default of <key id=\"size\">: key \"size\": \"one\" is not a whole number");
+}
+
+// The reference accepts it and builds a resource nothing can use.
+TEST(GrugErrors, NegativeSizeIsRefusedWithFileLineAndKey) {
+    std::string body = root_node("c", "cluster", "c") + node("m", "memory", "<data key=\"size\">-4</data>") +
+                       edge("c", "m", "");
+    auto r = parse_grug(recipe_xml(body), "bad.graphml");
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.message(), "bad.graphml:" + std::to_string(line_of(body, "<data key=\"size\">-4")) +
+                               ": node \"m\": key \"size\": -4 is negative; a size is 0 or more");
+    EXPECT_TRUE(parse_grug(recipe_xml(root_node("c", "cluster", "c") + node("m", "memory", "<data key=\"size\">0</data>")),
+                           "ok.graphml")
+                    .ok());
+}
+
 TEST(GrugErrors, UndeclaredKeyNamesFileAndElement) {
     auto r = parse_grug(recipe_xml(node("n", "node", "<data key=\"colour\">red</data>")), "bad.graphml");
     ASSERT_FALSE(r.ok());
@@ -246,6 +314,55 @@ TEST(GrugErrors, NegativeMultiScale) {
     Status s = validate(root_node("c", "cluster", "c") + node("n", "node") + edge("c", "n", scale(-2)));
     ASSERT_FALSE(s.ok());
     EXPECT_NE(s.message().find("negative multi_scale"), std::string::npos);
+}
+
+// ---- resource limits -----------------------------------------------------------
+
+TEST(GrugLimits, TooBigForMemoryIsRefusedWithCountAndEstimate) {
+    GrugLimits limits;
+    limits.memory_bytes = uint64_t{8} << 30;  // 8 GiB: half is 4 GiB, about 10.7 million vertices
+    EXPECT_TRUE(check_grug_size(10'000'000, limits).ok());
+    Status s = check_grug_size(50'000'001, limits);
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.code(), Errc::kNoMemory);
+    EXPECT_EQ(s.message(),
+              "the recipe would generate 50,000,001 vertices, about 18.6 GiB of memory (400 bytes per vertex): "
+              "more than half of the 8.0 GiB this machine has");
+    limits.memory_bytes = 0;  // unknown: only the id space limits
+    EXPECT_TRUE(check_grug_size(50'000'001, limits).ok());
+    Status ids = check_grug_size(1e12, limits);
+    ASSERT_FALSE(ids.ok());
+    EXPECT_EQ(ids.code(), Errc::kRange);
+    EXPECT_EQ(ids.message(),
+              "the recipe would generate 1,000,000,000,000 vertices, about 372529.0 GiB of memory (400 bytes per "
+              "vertex): more than the limit of 2,000,000,000 vertices");
+}
+
+TEST(GrugLimits, RefusedBeforeGeneratingAnything) {
+    auto recipe = parse_grug(recipe_xml(root_node("c", "cluster", "c") + node("n", "node") + edge("c", "n", scale(50'000'000))),
+                             "big.graphml");
+    ASSERT_TRUE(recipe.ok());
+    GrugLimits limits;
+    limits.memory_bytes = uint64_t{1} << 30;
+    ResourceGraph g;
+    Status s = load_grug(*recipe, g, limits);
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.message().find("50,000,001 vertices"), std::string::npos) << s.message();
+    EXPECT_EQ(g.num_vertices(), 0u);
+}
+
+TEST(GrugLimits, ProgressIsReportedWhileGenerating) {
+    auto recipe = parse_grug(recipe_xml(root_node("c", "cluster", "c") + node("n", "core") + edge("c", "n", scale(200'000))),
+                             "wide.graphml");
+    ASSERT_TRUE(recipe.ok());
+    std::vector<std::pair<size_t, size_t>> calls;
+    GrugLimits limits;
+    limits.progress = [&](size_t done, size_t total) { calls.emplace_back(done, total); };
+    ResourceGraph g;
+    ASSERT_TRUE(load_grug(*recipe, g, limits).ok());
+    EXPECT_EQ(g.num_vertices(), 200'001u);
+    ASSERT_EQ(calls.size(), 4u);  // every 2^16 vertices: 0, 65536, 131072, 196608
+    EXPECT_EQ(calls.back(), (std::pair<size_t, size_t>{196'608, 200'001}));
 }
 
 }  // namespace

@@ -17,10 +17,14 @@
 //   L1 / L2 / L3 (data or unified)    cache        L1cache<L#>...; size in KiB
 //   Core                              core         core<L#>
 //   PU                                pu           pu<L#>
-//   OS device, CUDA/OpenCL/RSMI       gpu          gpu<N>, N from the device
-//                                                  name (cuda3, opencl0d3, rsmi3)
-//   OS device, block with a Size      storage      storage<L#>; size in GB;
-//                                                  property LinuxDeviceID
+//   OS devices of one physical GPU    gpu          gpu<N>: N-th GPU of the node
+//   (CUDA, OpenCL, NVML, RSMI,                     in PCI bus order (GPUs
+//   LevelZero, other co-processors                 without a PCI device last,
+//   under one PCI device)                          in hwloc order)
+//   OS device, block                  storage      storage<L#>; size in GB;
+//                                                  property LinuxDeviceID. A
+//                                                  block device without a
+//                                                  Size is refused.
 //
 // L# is hwloc's logical index. Every vertex is a child of the nearest
 // created ancestor, under a root `cluster0` (path /cluster0) as in the
@@ -62,11 +66,27 @@ private:
 // error messages. Does not recount `nodes_up`.
 //
 // hwloc crashes on some malformed topologies, so the document is first
-// loaded in a forked child process and only hwloc's own re-export of it is
-// loaded here: a crash becomes an error ("hwloc crashed loading it").
-// Call it while the process is single-threaded (start-up).
+// loaded in a forked child process, which hands the topology back through
+// hwloc's shared memory support (or this process parses the file once the
+// child proved it safe): a crash becomes an error ("hwloc crashed loading
+// it"); a refusal gives hwloc's own reason. Call it while the process is
+// single-threaded (start-up).
 Status read_hwloc_xml(std::string_view xml, std::string_view source_name, const TypeAllowlist& allowlist,
                       ResourceGraph& graph);
+
+// How the reader reports the end of its hwloc loader child: `status` as
+// waitpid() gives it, `printed` the end of what the child printed (hwloc's
+// messages with HWLOC_XML_VERBOSE=1, or a sanitizer's report). Exit
+// status 0 (loaded) is ok; 71 (hwloc refused the file) gives hwloc's
+// reason; a signal, or any other status (AddressSanitizer and UBSan exit
+// with 1), is a crash. Exposed for tests.
+Status hwloc_child_verdict(int status, std::string_view printed, const std::string& where);
+
+// Test hook: the room (bytes) read_hwloc_xml() gives the loader child for
+// its copy of the topology; 0 restores the default (16 times the file
+// plus 64 MiB). A topology that does not fit crashes the child's copy,
+// after it proved the file safe: this process then parses the file.
+void set_hwloc_shared_room_for_tests(size_t bytes);
 
 // Detects the topology of the machine this process runs on (restricted to
 // what the process may use, as hwloc does by default) and adds it the same

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 #include <hwloc.h>
 #include <sched.h>
+#include <sys/wait.h>
+
+#include <csignal>
 #include <unistd.h>
 
 #include <algorithm>
@@ -141,7 +144,8 @@ TEST(HwlocReader, TinyMachineStructure) {
                            "/cluster0/tiny7/socket0/L3cache1/core3/pu3 pu id=3 size=1 rank=0",
                            "/cluster0/tiny7/socket0/numanode0 numanode id=0 size=1 rank=0",
                            "/cluster0/tiny7/socket0/storage0 storage id=0 size=3125 rank=0",
-                           "/cluster0/tiny7/socket0/gpu1 gpu id=1 size=1 rank=0",
+                           // the only GPU of the host: id 0 (not cuda1's 1)
+                           "/cluster0/tiny7/socket0/gpu0 gpu id=0 size=1 rank=0",
                        }));
     // uniq_id is the creation index, the walk order.
     for (VertexId v = 0; v < g.num_vertices(); ++v) EXPECT_EQ(g.uniq_id(v), static_cast<int64_t>(v));
@@ -215,39 +219,101 @@ TEST(HwlocReader, AllowlistWithoutNodeKeepsTheRank) {
     EXPECT_EQ(tree(g), (std::vector<std::string>{
                            "/cluster0 cluster id=0 size=1 rank=-1",
                            "/cluster0/socket0 socket id=0 size=1 rank=0",
-                           "/cluster0/socket0/gpu1 gpu id=1 size=1 rank=0",
+                           "/cluster0/socket0/gpu0 gpu id=0 size=1 rank=0",
                        }));
 }
 
-TEST(HwlocReader, GpuKindsAndNumbers) {
-    auto osdev = [](const char* name, int osdev_type, const char* backend) {
-        std::string s = std::string("<object type=\"OSDev\" name=\"") + name + "\" osdev_type=\"" +
-                        std::to_string(osdev_type) + "\">";
-        if (backend != nullptr) s += std::string("<info name=\"Backend\" value=\"") + backend + "\"/>";
-        return s + "</object>";
-    };
-    std::string io = pci_device("0000:01:00.0", osdev("card0", 1, nullptr) + osdev("opencl0d3", 5, "OpenCL") +
-                                                    osdev("rsmi2", 1, "RSMI") + osdev("nvml0", 1, "NVML")) +
-                     pci_device("0000:02:00.0", osdev("cudaX", 5, "CUDA") + osdev("ze0", 5, "LevelZero"));
+// An OS device element: `kind` is hwloc 2's subtype (nullptr: none; hwloc
+// 1 exports only have the Backend info, which is written too).
+std::string osdev(const char* name, int osdev_type, const char* kind, bool with_subtype = true) {
+    std::string s = std::string("<object type=\"OSDev\" name=\"") + name + "\"";
+    if (kind != nullptr && with_subtype) s += std::string(" subtype=\"") + kind + "\"";
+    s += " osdev_type=\"" + std::to_string(osdev_type) + "\">";
+    if (kind != nullptr) s += std::string("<info name=\"Backend\" value=\"") + kind + "\"/>";
+    return s + "</object>";
+}
+
+// The gpu vertices of `io` under tiny7 (allow-list node,gpu).
+std::vector<std::string> gpus_of(const std::string& io) {
     ResourceGraph g;
-    ASSERT_TRUE(read_hwloc_xml(tiny_xml(io), "gpus.xml", TypeAllowlist::parse("node,gpu"), g).ok());
-    // DRM cards, NVML and Level Zero devices are not GPUs here; a name
-    // without a number falls back to the logical index (cudaX is OS device
-    // L#4 in walk order).
-    EXPECT_EQ(tree(g), (std::vector<std::string>{
-                           "/cluster0 cluster id=0 size=1 rank=-1",
-                           "/cluster0/tiny7 node id=7 size=1 rank=0",
-                           "/cluster0/tiny7/gpu3 gpu id=3 size=1 rank=0",
-                           "/cluster0/tiny7/gpu2 gpu id=2 size=1 rank=0",
-                           "/cluster0/tiny7/gpu4 gpu id=4 size=1 rank=0",
-                       }));
+    Status s = read_hwloc_xml(tiny_xml(io), "gpus.xml", TypeAllowlist::parse("node,gpu"), g);
+    if (!s.ok()) return {s.message()};
+    auto lines = tree(g);
+    lines.erase(lines.begin(), lines.begin() + 2);  // cluster0, tiny7
+    return lines;
 }
 
-TEST(HwlocReader, StorageNeedsASize) {
+TEST(HwlocReader, OneGpuPerPciDevice) {
+    // One card seen by CUDA, OpenCL, NVML and LevelZero (plus its DRM
+    // card, never a GPU): one vertex, standing where its first view is.
+    std::string card = osdev("card0", 1, nullptr) + osdev("cuda0", 5, "CUDA") + osdev("opencl0d0", 5, "OpenCL") +
+                       osdev("nvml0", 1, "NVML") + osdev("ze0", 5, "LevelZero");
+    EXPECT_EQ(gpus_of(pci_device("0000:02:00.0", card)),
+              (std::vector<std::string>{"/cluster0/tiny7/gpu0 gpu id=0 size=1 rank=0"}));
+    // hwloc 1 exports: the backend only in the Backend info.
+    std::string old_card = osdev("cuda0", 5, "CUDA", false) + osdev("opencl0d0", 5, "OpenCL", false);
+    EXPECT_EQ(gpus_of(pci_device("0000:02:00.0", old_card)),
+              (std::vector<std::string>{"/cluster0/tiny7/gpu0 gpu id=0 size=1 rank=0"}));
+}
+
+TEST(HwlocReader, GpusOfDifferentKindsAreNumberedInPciBusOrder) {
+    // An AMD card seen by OpenCL at bus 05, an NVIDIA one seen by CUDA at
+    // bus 03 (listed first by hwloc... or not: ids follow the bus, not
+    // hwloc's order nor the device names).
+    std::string io = pci_device("0000:05:00.0", osdev("opencl0d0", 5, "OpenCL") + osdev("rsmi0", 1, "RSMI")) +
+                     pci_device("0000:03:00.0", osdev("cuda0", 5, "CUDA")) +
+                     pci_device("0000:04:00.0", osdev("card1", 1, nullptr) + osdev("eth0", 2, nullptr));
+    EXPECT_EQ(gpus_of(io), (std::vector<std::string>{
+                               "/cluster0/tiny7/gpu1 gpu id=1 size=1 rank=0",  // bus 05
+                               "/cluster0/tiny7/gpu0 gpu id=0 size=1 rank=0",  // bus 03
+                           }));
+}
+
+TEST(HwlocReader, NvmlOnlyGpus) {
+    // A DGX-2 exports its V100s as NVML devices only.
+    std::string io;
+    for (int i = 0; i < 3; ++i) {
+        std::string bus = "0000:0" + std::to_string(i + 1) + ":00.0";
+        io += pci_device(bus.c_str(), osdev(("nvml" + std::to_string(2 - i)).c_str(), 1, "NVML"));
+    }
+    EXPECT_EQ(gpus_of(io), (std::vector<std::string>{
+                               "/cluster0/tiny7/gpu0 gpu id=0 size=1 rank=0",
+                               "/cluster0/tiny7/gpu1 gpu id=1 size=1 rank=0",
+                               "/cluster0/tiny7/gpu2 gpu id=2 size=1 rank=0",
+                           }));
+}
+
+TEST(HwlocReader, RsmiOnlyGpus) {
+    std::string io = pci_device("0000:c1:00.0", osdev("rsmi1", 1, "RSMI")) +
+                     pci_device("0000:81:00.0", osdev("rsmi0", 1, "RSMI"));
+    EXPECT_EQ(gpus_of(io), (std::vector<std::string>{
+                               "/cluster0/tiny7/gpu1 gpu id=1 size=1 rank=0",
+                               "/cluster0/tiny7/gpu0 gpu id=0 size=1 rank=0",
+                           }));
+}
+
+TEST(HwlocReader, GpuWithoutPciDeviceIsItsOwnGpu) {
+    // Co-processors hanging from no PCI device (a bridge's direct child
+    // here) each make one GPU, numbered after the PCI ones in hwloc order.
+    std::string io = osdev("ve0", 5, "VectorEngine") + osdev("ve1", 5, "VectorEngine") +
+                     pci_device("0000:09:00.0", osdev("cuda0", 5, "CUDA"));
+    EXPECT_EQ(gpus_of(io), (std::vector<std::string>{
+                               "/cluster0/tiny7/gpu1 gpu id=1 size=1 rank=0",
+                               "/cluster0/tiny7/gpu2 gpu id=2 size=1 rank=0",
+                               "/cluster0/tiny7/gpu0 gpu id=0 size=1 rank=0",
+                           }));
+}
+
+TEST(HwlocReader, NotEveryGpuDeviceIsAGpu) {
+    // DRM cards and render nodes (also a BMC's VGA chip), networks,
+    // DMA engines: no vertex.
+    std::string io = pci_device("0000:02:00.0", osdev("card0", 1, nullptr) + osdev("renderD128", 1, "DRM") +
+                                                    osdev("dma0chan0", 4, "DMA") + osdev("eth0", 2, nullptr));
+    EXPECT_EQ(gpus_of(io), std::vector<std::string>{});
+}
+
+TEST(HwlocReader, StorageSizes) {
     std::string io = pci_device("0000:01:00.0",
-                                "<object type=\"OSDev\" name=\"sda\" osdev_type=\"0\"/>"  // no Size
-                                "<object type=\"OSDev\" name=\"sdb\" osdev_type=\"0\">"
-                                "<info name=\"Size\" value=\"lots\"/></object>"
                                 "<object type=\"OSDev\" name=\"sdc\" osdev_type=\"0\">"
                                 "<info name=\"Size\" value=\"195360984\"/></object>"
                                 "<object type=\"OSDev\" name=\"sdd\" osdev_type=\"0\">"
@@ -257,10 +323,26 @@ TEST(HwlocReader, StorageNeedsASize) {
     // Sizes are GB (10^6 KiB) rounded down; no LinuxDeviceID, no property.
     EXPECT_EQ(tree(g), (std::vector<std::string>{
                            "/cluster0 cluster id=0 size=1 rank=-1",
-                           "/cluster0/storage2 storage id=2 size=195 rank=0",
-                           "/cluster0/storage3 storage id=3 size=0 rank=0",
+                           "/cluster0/storage0 storage id=0 size=195 rank=0",
+                           "/cluster0/storage1 storage id=1 size=0 rank=0",
                        }));
     EXPECT_EQ(g.properties(g.by_type(g.types().find("storage")).at(0)), nullptr);
+}
+
+TEST(HwlocReader, StorageWithoutASizeIsRefused) {
+    auto with_disk = [](const char* inner) {
+        return tiny_xml(pci_device("0000:01:00.0",
+                                   std::string("<object type=\"OSDev\" name=\"sda\" osdev_type=\"0\">") + inner +
+                                       "</object>"));
+    };
+    EXPECT_EQ(error_of(with_disk("")),
+              "hwloc_reader: in.xml: block device sda has no Size: cannot size its storage vertex (leave storage "
+              "out of -W to load the file without it)");
+    EXPECT_EQ(error_of(with_disk("<info name=\"Size\" value=\"lots\"/>"), "node,storage"),
+              "hwloc_reader: in.xml: block device sda has Size \"lots\", not a number of KiB: cannot size its "
+              "storage vertex (leave storage out of -W to load the file without it)");
+    // Without storage in the allow-list the disk does not matter.
+    EXPECT_EQ(error_of(with_disk(""), "node,core"), "<ok>");
 }
 
 TEST(HwlocReader, MachineWithoutHostNameMakesNoNode) {
@@ -287,7 +369,9 @@ TEST(HwlocReader, MachineWithoutHostNameMakesNoNode) {
 // ---- errors ----------------------------------------------------------------------
 
 TEST(HwlocReader, MalformedXmlFailsWithAMessage) {
-    const std::string cannot_load = "hwloc_reader: in.xml: hwloc cannot load it (malformed XML or not an hwloc topology)";
+    // hwloc's minimalistic parser says nothing more than "failed" about
+    // text that is not XML it can read.
+    const std::string cannot_load = "hwloc_reader: in.xml: hwloc cannot load it: malformed XML or not an hwloc topology";
     EXPECT_EQ(error_of("not xml at all"), cannot_load);
     EXPECT_EQ(error_of("<topology></topology>"), cannot_load);
     EXPECT_EQ(error_of("{\"graph\": {}}"), cannot_load);  // a JGF file given to -f hwloc
@@ -295,7 +379,11 @@ TEST(HwlocReader, MalformedXmlFailsWithAMessage) {
     EXPECT_EQ(error_of(good.substr(0, good.size() / 2)), cannot_load);  // truncated
     std::string bogus = good;
     bogus.replace(bogus.find("\"Package\""), 9, "\"Bogus\"");
-    EXPECT_EQ(error_of(bogus), cannot_load);
+    // hwloc's own reasons, one line, without hwloc's "xmlbuffer:" prefix.
+    EXPECT_EQ(error_of(bogus), "hwloc_reader: in.xml: hwloc cannot load it: unrecognized object type string Bogus");
+    std::string v3 = good;
+    v3.replace(v3.find("version=\"2.0\""), 15, "version=\"3.0\"");
+    EXPECT_EQ(error_of(v3), "hwloc_reader: in.xml: hwloc cannot load it: cannot import XML version 3.0 > 2");
 
     EXPECT_EQ(error_of(""), "hwloc_reader: in.xml: the file is empty");
     EXPECT_EQ(error_of(" \n\t\n"), "hwloc_reader: in.xml: the file is empty");
@@ -335,11 +423,57 @@ TEST(HwlocReader, XmlThatCrashesHwlocIsAnError) {
 #endif
 }
 
+// A wait status as waitpid() reports a normal exit.
+int exited(int code) { return (code & 0xff) << 8; }
+
+TEST(HwlocReader, ChildVerdicts) {
+    EXPECT_TRUE(hwloc_child_verdict(exited(0), "", "f.xml").ok());
+    // hwloc's reason: its last specific line, without the generic ones
+    // nor the "xmlbuffer:" prefix.
+    EXPECT_EQ(hwloc_child_verdict(exited(71),
+                                  "xmlbuffer: ignoring unknown object attribute foo\n"
+                                  "xmlbuffer: invalid object Core P#3 with some missing cpusets\n"
+                                  "Failed to parse XML input with the minimalistic parser. If it was not\n"
+                                  "generated by hwloc, try enabling full XML support with libxml2.\n"
+                                  "xmlbuffer: XML component discovery failed.\n",
+                                  "f.xml")
+                  .message(),
+              "hwloc_reader: f.xml: hwloc cannot load it: invalid object Core P#3 with some missing cpusets");
+    EXPECT_EQ(hwloc_child_verdict(exited(71), "", "f.xml").message(),
+              "hwloc_reader: f.xml: hwloc cannot load it: malformed XML or not an hwloc topology");
+    // A sanitizer ends a crashing child with status 1: a crash, not "cannot load".
+    EXPECT_EQ(hwloc_child_verdict(exited(1), "==12==ERROR: AddressSanitizer: SEGV on unknown address\n", "f.xml")
+                  .message(),
+              "hwloc_reader: f.xml: hwloc crashed loading it (the loader process exited with status 1: "
+              "==12==ERROR: AddressSanitizer: SEGV on unknown address)");
+    EXPECT_EQ(hwloc_child_verdict(exited(1), "", "f.xml").message(),
+              "hwloc_reader: f.xml: hwloc crashed loading it (the loader process exited with status 1)");
+    EXPECT_EQ(hwloc_child_verdict(SIGSEGV, "", "f.xml").message(),  // killed by the signal
+              "hwloc_reader: f.xml: hwloc crashed loading it (Segmentation fault): malformed hwloc topology");
+}
+
 TEST(HwlocReader, HostNumberBeyondInt64Fails) {
     std::string xml = tiny_xml(tiny_io());
     xml.replace(xml.find("tiny7"), 5, "tiny99999999999999999999");
     EXPECT_EQ(error_of(xml),
-              "hwloc_reader: split_hostname: the number of host tiny99999999999999999999 does not fit in int64.");
+              "hwloc_reader: in.xml: split_hostname: the number of host tiny99999999999999999999 does not fit in "
+              "int64.");
+}
+
+TEST(HwlocReader, TopologyLargerThanTheSharedRoomIsParsedHere) {
+    ResourceGraph reference;
+    ASSERT_TRUE(read_hwloc_xml(tiny_xml(tiny_io()), "tiny.xml", TypeAllowlist(), reference).ok());
+    set_hwloc_shared_room_for_tests(4096);  // one page: hwloc's copy overflows into the guard
+    ResourceGraph g;
+    Status s = read_hwloc_xml(tiny_xml(tiny_io()), "tiny.xml", TypeAllowlist(), g);
+    set_hwloc_shared_room_for_tests(0);
+    ASSERT_TRUE(s.ok()) << s.message();
+    EXPECT_EQ(tree(g), tree(reference));
+    // A refusal is still hwloc's own.
+    set_hwloc_shared_room_for_tests(4096);
+    std::string message = error_of("not xml");
+    set_hwloc_shared_room_for_tests(0);
+    EXPECT_EQ(message, "hwloc_reader: in.xml: hwloc cannot load it: malformed XML or not an hwloc topology");
 }
 
 TEST(HwlocReader, LoaderDispatch) {
@@ -359,7 +493,7 @@ TEST(HwlocReader, LoaderDispatch) {
     ResourceGraph bad;
     Status s = load_graph(request, bad);
     ASSERT_FALSE(s.ok());
-    EXPECT_EQ(s.message(), "hwloc_reader: tiny.xml: hwloc cannot load it (malformed XML or not an hwloc topology)");
+    EXPECT_EQ(s.message(), "hwloc_reader: tiny.xml: hwloc cannot load it: malformed XML or not an hwloc topology");
 }
 
 // ---- the local machine ------------------------------------------------------------

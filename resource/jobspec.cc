@@ -15,17 +15,48 @@
 namespace rq {
 namespace {
 
-Error invalid(std::string message) { return make_error(Errc::kInvalid, std::move(message)); }
+Error invalid(std::string message, std::string detail = {}) {
+    return make_error(Errc::kInvalid, std::move(message), std::move(detail));
+}
 
 // All lookups use the const operator[]: on a non-const Node it may insert
 // keys or even turn a sequence into a map.
 using Node = const YAML::Node;
 
+// "line L: " for a node (1-based, as editors count).
+std::string where(Node& node) {
+    const YAML::Mark mark = node.Mark();
+    return mark.is_null() ? std::string() : "line " + std::to_string(mark.line + 1) + ": ";
+}
+
+// A count field (`count`, `min`, `max`, `operand`) as an unsigned. The
+// reference converts with C++ stream rules, where `010` is octal 8: we
+// refuse a leading zero rather than silently read a different number. A
+// value the reference cannot convert keeps its message ("bad conversion")
+// and gains a detail saying which key and what value.
+Result<unsigned> read_count_field(Node& node, const char* key) {
+    const std::string& text = node.Scalar();
+    size_t digits = text.find_first_not_of("+");
+    if (digits != std::string::npos && text.size() - digits > 1 && text[digits] == '0' &&
+        text.find_first_not_of("0123456789", digits) == std::string::npos)
+        return invalid(std::string("\"") + key + "\" has a leading zero (" + text +
+                           "), which the original reads as an octal number",
+                       where(node) + "write the count in decimal without the leading zero");
+    try {
+        return node.as<unsigned>();
+    } catch (const YAML::Exception& e) {
+        return invalid(e.what(), where(node) + "\"" + key + "\" must be a whole number from 0 to " +
+                                     std::to_string(kCountMax) + ", not \"" + text + "\"");
+    }
+}
+
 // ---- count (§3) ---------------------------------------------------------------
 
 Status parse_count(Node& node, Count& count) {
     if (node.IsScalar()) {  // `count: N`, not validated further (0 is fine)
-        count.min = count.max = node.as<unsigned>();
+        auto n = read_count_field(node, "count");
+        if (!n) return n.error();
+        count.min = count.max = *n;
         count.op = '+';
         count.operand = 1;
         return ok_status();
@@ -48,7 +79,9 @@ Status parse_count(Node& node, Count& count) {
         if (!operand.IsScalar()) return invalid("Value of \"operand\" must be a scalar");
     }
 
-    count.min = min.as<unsigned>();
+    auto min_value = read_count_field(min, "min");
+    if (!min_value) return min_value.error();
+    count.min = *min_value;
     if (count.min < 1) return invalid("\"min\" must be greater than zero");
     if (!has_range) {
         count.max = kCountMax;
@@ -57,10 +90,14 @@ Status parse_count(Node& node, Count& count) {
         return ok_status();
     }
 
-    count.max = max.as<unsigned>();
+    auto max_value = read_count_field(max, "max");
+    if (!max_value) return max_value.error();
+    count.max = *max_value;
     if (count.max < count.min) return invalid("\"max\" must be greater than or equal to \"min\"");
     count.op = op.as<char>();
-    count.operand = operand.as<unsigned>();
+    auto operand_value = read_count_field(operand, "operand");
+    if (!operand_value) return operand_value.error();
+    count.operand = *operand_value;
     switch (count.op) {
     case '+':
         if (count.operand < 1)
@@ -118,8 +155,13 @@ Status parse_resource(Node& node, ResourceWalk& walk, JobResource& resource) {
     if (!type.IsScalar()) return invalid("Value of \"type\" must be a scalar");
     resource.type_name = type.as<std::string>();
     resource.type = walk.types.find(resource.type_name);
-    if (resource.type == kNoId)
-        return invalid("Value of \"type\" must be a resource type known to fluxion");
+    if (resource.type == kNoId) {
+        std::string known;
+        for (size_t t = 0; t < walk.types.size(); ++t)
+            known += (t == 0 ? "" : ", ") + walk.types.name(static_cast<TypeId>(t));
+        return invalid("Value of \"type\" must be a resource type known to fluxion",
+                       where(type) + "unknown resource type \"" + resource.type_name + "\" (known: " + known + ")");
+    }
 
     Node count = node["count"];
     if (!count) return invalid("Key \"count\" missing from resource");
@@ -151,7 +193,20 @@ Status parse_resource(Node& node, ResourceWalk& walk, JobResource& resource) {
     RQ_TRY(optional_scalar(node, "id", resource.id, fields));
 
     // Duplicate keys count too: yaml-cpp keeps them, lookups see the first.
-    if (fields != node.size()) return invalid("Unrecognized key in resource mapping");
+    if (fields != node.size()) {
+        static const char* const kKeys[] = {"type", "count", "unit", "exclusive", "with", "label", "id"};
+        std::string unknown;
+        for (const auto& entry : node) {
+            std::string key = entry.first.Scalar();
+            bool listed = false;
+            for (const char* k : kKeys) listed |= key == k;
+            if (!listed) unknown = key;
+        }
+        return invalid("Unrecognized key in resource mapping",
+                       unknown.empty() ? where(node) + "a key appears twice in this resource"
+                                       : where(node) + "unknown key \"" + unknown +
+                                             "\" (known: type, count, unit, exclusive, with, label, id)");
+    }
     // Unreachable after the check above (2 <= fields <= 7), kept as the
     // reference has it.
     if (node.size() < 2 || node.size() > 10)

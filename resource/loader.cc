@@ -4,15 +4,64 @@
 #include "resource/hwloc_reader.h"
 #include "resource/jgf_reader.h"
 #include "resource/rv1exec_reader.h"
+#include "utilities/memory.h"
+
+#include <algorithm>
+#include <new>
 
 namespace rq {
 
+namespace {
+
+Status load_by_format(const LoadRequest& request, ResourceGraph& graph);
+
+// What the file looks like, for a hint when -f names another format.
+std::string format_hint(const LoadRequest& request) {
+    size_t start = request.text.find_first_not_of(" \t\r\n");
+    if (start == std::string::npos) return "; the file is empty";
+    char first = request.text[start];
+    bool json_format = request.format != "grug" && request.format != "hwloc";
+    if (first == '<' && json_format) {
+        bool graphml = request.text.find("<graphml") != std::string::npos;
+        return std::string("; it looks like XML") +
+               (graphml ? " (a GraphML recipe: -f grug)" : " (a GraphML recipe is -f grug, hwloc XML -f hwloc)");
+    }
+    if ((first == '{' || first == '[') && !json_format)
+        return "; it looks like JSON (JGF: -f jgf, an R document: -f rv1exec)";
+    return "";
+}
+
+}  // namespace
+
 Status load_graph(const LoadRequest& request, ResourceGraph& graph) {
+    Status loaded;
+    try {
+        loaded = load_by_format(request, graph);
+    } catch (const std::bad_alloc&) {
+        loaded = make_error(Errc::kNoMemory, "out of memory after " + std::to_string(graph.num_vertices()) +
+                                                 " vertices while loading " + request.path);
+    }
+    if (loaded.ok() || request.local_machine) return loaded;
+    Error error = loaded.error();
+    std::string hint = format_hint(request);
+    if (!error.detail.empty())
+        error.detail += hint;
+    else if (!hint.empty() || error.message.find(request.path) == std::string::npos)
+        error.detail = request.path + ": cannot be loaded as -f " + request.format + hint;
+    return error;
+}
+
+namespace {
+
+Status load_by_format(const LoadRequest& request, ResourceGraph& graph) {
     if (request.format == "grug") {
         auto recipe = parse_grug(request.text, request.path);
         if (!recipe) return recipe.error();
         RQ_TRY(validate_recipe(*recipe, request.path));
-        RQ_TRY(load_grug(*recipe, graph));
+        GrugLimits limits;
+        limits.memory_bytes = usable_memory_bytes();
+        limits.progress = request.progress;
+        RQ_TRY(load_grug(*recipe, graph, limits));
         graph.types().freeze();
         return ok_status();
     }
@@ -21,7 +70,10 @@ Status load_graph(const LoadRequest& request, ResourceGraph& graph) {
     if (request.format == "jgf" || request.format == "jgf_shorthand") {
         RQ_TRY(read_jgf(request.text, graph));
     } else if (request.format == "rv1exec" || request.format == "rv1exec_force") {
-        RQ_TRY(read_rv1exec(request.text, graph));
+        double max_vertices = 2.0e9;
+        if (uint64_t memory = usable_memory_bytes(); memory > 0)
+            max_vertices = std::min(max_vertices, memory / 2.0 / kBytesPerVertex);
+        RQ_TRY(read_rv1exec(request.text, graph, max_vertices));
     } else if (request.format == "hwloc") {
         auto allowlist = TypeAllowlist::parse(request.allowlist);
         if (request.local_machine)
@@ -35,5 +87,7 @@ Status load_graph(const LoadRequest& request, ResourceGraph& graph) {
     graph.types().freeze();
     return ok_status();
 }
+
+}  // namespace
 
 }  // namespace rq

@@ -1,6 +1,7 @@
 // Start-up graph loading: picks the reader for a -f format.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "resource/graph.h"
@@ -16,10 +17,18 @@ struct LoadRequest {
     // hwloc only: detect the topology of the machine we run on instead of
     // reading `text` (`-f hwloc` without `-L`); `path` and `text` are unused.
     bool local_machine = false;
+    // GRUG only: called now and then with (vertices generated, total).
+    std::function<void(size_t, size_t)> progress;
 };
 
 // Fills `graph`. The error message is the reader's own text; the CLI frames
 // it as the reference does (": Runtime error: resource_query_t: ERROR: ...").
+// When the reader's text does not name the file (JSON readers say
+// "<string>@1:0"), the error's detail does, with a hint when the content
+// looks like another format (a GraphML file given to -f jgf).
+// A GRUG recipe too big for this machine's memory is refused before
+// anything is generated; running out of memory anyway is an error, not a
+// crash.
 Status load_graph(const LoadRequest& request, ResourceGraph& graph);
 
 }  // namespace rq

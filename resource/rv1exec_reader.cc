@@ -111,9 +111,14 @@ Result<Rv1Exec> parse_rv1exec(std::string_view text) {
         return r_error("execution.nodelist is missing or not an array");
 
     Rv1Exec r;
+    size_t expanded = 0;  // ids held so far: each idset may expand to 2^24, the document no more
     for (size_t i = 0; i < rlite->size(); ++i) {
         auto entry = parse_entry((*rlite)[i], i);
         if (!entry) return entry.error();
+        expanded += entry->ranks.size();
+        for (auto& [type, ids] : entry->children) expanded += ids.size();
+        if (expanded > static_cast<size_t>(kMaxExpandedIds))
+            return r_error("R_lite names more than " + std::to_string(kMaxExpandedIds) + " ranks and resources");
         r.ranks.insert(r.ranks.end(), entry->ranks.begin(), entry->ranks.end());
         r.entries.push_back(std::move(*entry));
     }
@@ -228,9 +233,24 @@ private:
 
 Status build_rv1exec_graph(const Rv1Exec& r, ResourceGraph& graph) { return Rv1Builder(graph).build(r); }
 
-Status read_rv1exec(std::string_view text, ResourceGraph& graph) {
+double rv1exec_vertex_count(const Rv1Exec& r) {
+    double vertices = 1;  // cluster0
+    for (const Rv1Entry& entry : r.entries) {
+        double per_rank = 1;  // the node
+        for (auto& [type, ids] : entry.children) per_rank += static_cast<double>(ids.size());
+        vertices += static_cast<double>(entry.ranks.size()) * per_rank;
+    }
+    return vertices;
+}
+
+Status read_rv1exec(std::string_view text, ResourceGraph& graph, double max_vertices) {
     auto r = parse_rv1exec(text);
     if (!r) return r.error();
+    double vertices = rv1exec_vertex_count(*r);
+    if (vertices > max_vertices)
+        return make_error(Errc::kRange, "parse_rv1exec: R names " + std::to_string(static_cast<long long>(vertices)) +
+                                            " resources, more than the limit of " +
+                                            std::to_string(static_cast<long long>(max_vertices)) + ".");
     return build_rv1exec_graph(*r, graph);
 }
 

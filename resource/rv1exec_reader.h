@@ -70,7 +70,13 @@ Result<HostName> split_hostname(std::string_view host);
 // type is refused: `add_or_update: found duplicate vertex in graph for <name>.`
 Status build_rv1exec_graph(const Rv1Exec& r, ResourceGraph& graph);
 
+// An upper bound on the vertices build_rv1exec_graph() creates: a few
+// bytes of R can name billions of resources ("0-16777215" on each of a
+// million ranks).
+double rv1exec_vertex_count(const Rv1Exec& r);
+
 // parse_rv1exec() + build_rv1exec_graph(). Does not recount `nodes_up`.
-Status read_rv1exec(std::string_view text, ResourceGraph& graph);
+// Refuses, before building anything, an R of more than `max_vertices`.
+Status read_rv1exec(std::string_view text, ResourceGraph& graph, double max_vertices = 2.0e9);
 
 }  // namespace rq

@@ -225,5 +225,31 @@ TEST(Rv1Loader, BothFormatNamesLoadAndCountNodes) {
     }
 }
 
+// ---- size limits: a few bytes of R may name billions of resources ------------
+
+TEST(Rv1Limits, VertexCountIsBoundedBeforeBuilding) {
+    std::string text = r_text(Json::array({entry("0-999", {{"core", "0-999"}})}), Json::array({"n[0-999]"}));
+    auto r = parse_rv1exec(text);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(rv1exec_vertex_count(*r), 1 + 1000 * 1001.0);
+    ResourceGraph g;
+    Status s = read_rv1exec(text, g, 100000);
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.message(), "parse_rv1exec: R names 1001001 resources, more than the limit of 100000.");
+    EXPECT_EQ(g.num_vertices(), 0u);
+    ResourceGraph whole;
+    EXPECT_TRUE(read_rv1exec(text, whole, 2000000).ok());
+    EXPECT_EQ(whole.num_vertices(), 1001001u);
+}
+
+TEST(Rv1Limits, ExpandedIdsAreBoundedAcrossEntries) {
+    // Each idset alone is within decode_idset's 2^24, the document is not.
+    Json rlite = Json::array();
+    for (int i = 0; i < 3; ++i) rlite.push_back(entry(std::to_string(i), {{"core", "0-8000000"}}));
+    auto r = parse_rv1exec(r_text(rlite, Json::array({"n[0-2]"})));
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.message(), "parse_rv1exec: R_lite names more than 16777216 ranks and resources.");
+}
+
 }  // namespace
 }  // namespace rq

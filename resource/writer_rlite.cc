@@ -90,4 +90,9 @@ void RliteWriter::reset() {
     property_ranks_.clear();
 }
 
+void RliteWriter::forget_unclaimed() {
+    core_ids_.clear();
+    gpu_ids_.clear();
+}
+
 }  // namespace rq

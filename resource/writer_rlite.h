@@ -34,6 +34,9 @@ public:
     // claimed yet are kept: the reference carries them over to the next
     // node, even of a later job.
     void reset() override;
+    // Drops the buffered ids no node claimed (the rv1 writers do after
+    // every job, so that one job's ids never land in the next one's R).
+    void forget_unclaimed();
 
     // True when no node has been recorded (nothing to print).
     bool empty() const { return groups_.empty(); }

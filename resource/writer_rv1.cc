@@ -30,7 +30,12 @@ void Rv1Writer::attribute(const std::string& key, const std::string& value) {
 }
 
 Status Rv1Writer::flush(std::ostream& out) {
-    if (rlite_.empty()) return ok_status();
+    if (rlite_.empty()) {
+        // Nothing to print; forget the job anyway, or its vertices would
+        // show up in the next job's R (the reference keeps them).
+        reset();
+        return ok_status();
+    }
 
     using Json = nlohmann::ordered_json;
     Json execution = Json::object();
@@ -59,6 +64,7 @@ Status Rv1Writer::flush(std::ostream& out) {
 
 void Rv1Writer::reset() {
     rlite_.reset();
+    rlite_.forget_unclaimed();
     if (jgf_) jgf_->reset();
     starttime_ = 0;
     expiration_ = 0;

@@ -10,9 +10,9 @@
 // the jgf_shorthand document there; "properties" and "attributes" appear
 // only when there is something to put in them.
 //
-// With nothing for R_lite these writers print nothing and keep what they
-// collected: the JGF part of rv1 then carries over into the next output,
-// as in the reference.
+// With nothing for R_lite these writers print nothing and forget what they
+// collected (the reference keeps it, so the JGF part of rv1 carried over
+// into the next job's R).
 #pragma once
 
 #include <cstdint>
@@ -36,8 +36,8 @@ public:
     void time(int64_t start, int64_t end) override;
     // Only "queue" is part of RV1; other attributes are ignored.
     void attribute(const std::string& key, const std::string& value) override;
-    // Prints the document and a newline, then resets, unless R_lite is
-    // empty (prints nothing, resets nothing). Errors of the JGF part
+    // Prints the document and a newline, then resets; prints nothing when
+    // R_lite is empty (and resets too). Errors of the JGF part
     // (kNotFound) are passed on.
     Status flush(std::ostream& out) override;
     void reset() override;

@@ -130,23 +130,30 @@ TEST_F(Rv1WriterTest, ShorthandSchedulingIsTheJgfShorthandDocument) {
                   expected_jgf + "}\n");
 }
 
-TEST_F(Rv1WriterTest, EmptyRliteKeepsTheJgfPartForTheNextOutput) {
-    Rv1Writer writer(Rv1Writer::Scheduling::kJgf);
+TEST_F(Rv1WriterTest, EmptyRliteForgetsTheJobBeforeTheNextOutput) {
+    // The reference keeps what such a job emitted and puts it into the
+    // next job's R; we do not (README, differences from the original).
     // A job that emits no node: only the cluster and a core below it.
     EdgeId stray = graph.add_edge(cluster, cores[0][0], kContainment);
-    emit(writer, cores[0][0], true, false);
-    writer.edge(graph, stray, false);
-    emit(writer, cluster, false, false);
-    EXPECT_EQ(flushed(writer), "");
+    for (auto scheduling : {Rv1Writer::Scheduling::kJgf, Rv1Writer::Scheduling::kNone}) {
+        Rv1Writer writer(scheduling);
+        emit(writer, cores[0][0], true, false);
+        writer.edge(graph, stray, false);
+        emit(writer, cluster, false, false);
+        writer.time(5, 50);
+        EXPECT_EQ(flushed(writer), "");
 
-    emit_job(writer, 1, false);
-    std::string text = flushed(writer);
-    // The stray core joined node1's children, and its JGF is still there.
-    EXPECT_NE(text.find("\"R_lite\": [{\"rank\": \"1\", \"children\": {\"core\": \"0-1\"}}]"), std::string::npos)
-        << text;
-    EXPECT_NE(text.find("{\"source\": \"0\", \"target\": \"2\"}, {\"source\": \"4\", \"target\": \"6\"}"),
-              std::string::npos)
-        << text;
+        emit_job(writer, 1, false);
+        std::string text = flushed(writer);
+        EXPECT_NE(text.find("\"R_lite\": [{\"rank\": \"1\", \"children\": {\"core\": \"1\"}}]"),
+                  std::string::npos)
+            << text;
+        EXPECT_NE(text.find("\"starttime\": 0, \"expiration\": 0"), std::string::npos) << text;
+        if (scheduling == Rv1Writer::Scheduling::kJgf) {
+            std::string alone_jgf = jgf_of_job(1, false, false);
+            EXPECT_NE(text.find("\"scheduling\": " + alone_jgf + "}"), std::string::npos) << text;
+        }
+    }
 }
 
 TEST_F(Rv1WriterTest, NothingEmittedPrintsNothing) {

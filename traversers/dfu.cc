@@ -25,7 +25,8 @@ DfuTraverser::DfuTraverser(ResourceGraph& graph, ScheduleStore& store, MatchPoli
       specs_(config.subsystems.size()),
       prune_filters_(config.prune_filters),
       flexible_(config.flexible),
-      colours_(config.subsystems.size()) {
+      colours_(config.subsystems.size()),
+      exhaustive_select_(config.exhaustive_select) {
     if (policy.node_exclusive) {
         excl_types_.resize(types::kNode + 1u, false);
         excl_types_[types::kNode] = true;
@@ -36,8 +37,15 @@ Result<std::unique_ptr<DfuTraverser>> DfuTraverser::create(ResourceGraph& graph,
                                                            MatchPolicy& policy, const TraverserConfig& config) {
     if (config.subsystems.empty()) return make_error(Errc::kInvalid, "can't initialize traverser");
     std::unique_ptr<DfuTraverser> t(new DfuTraverser(graph, store, policy, config));
-    if (!t->specs_.front().parse(config.prune_filters, graph.types()).ok())
-        return make_error(Errc::kInvalid, "can't set pruning filters");
+    if (Status parsed = t->specs_.front().parse(config.prune_filters, graph.types()); !parsed.ok()) {
+        std::string known;
+        for (TypeId type = 0; type < graph.types().size(); ++type)
+            if (!graph.by_type(type).empty()) known += (known.empty() ? "" : ", ") + graph.types().name(type);
+        return make_error(Errc::kInvalid, "can't set pruning filters",
+                          "-p \"" + config.prune_filters + "\": " + parsed.message() +
+                              " (a filter is HIGH:LOW, comma-separated, HIGH a type or ALL; types here: " + known +
+                              ")");
+    }
     RQ_TRY(t->reinstall_pruning());
     return t;
 }
@@ -47,6 +55,11 @@ Status DfuTraverser::reinstall_pruning() {
     for (size_t slot = 0; slot < subsystems_.size(); ++slot)
         RQ_TRY(install_subtree_plans(graph_, subsystems_[slot], slot, specs_[slot], store_));
     for (auto& c : colours_) c.resize(graph_.num_vertices(), 0);
+    // The graph (ids, shape) or the tracked types may have changed.
+    ids_positive_ = ids_give_positive_scores(graph_);
+    id_index_.reset();
+    tracked_below_.clear();
+    tracked_below_ready_.clear();
     return ok_status();
 }
 

@@ -25,6 +25,7 @@
 #include "traversers/flexible.h"
 #include "traversers/pruning.h"
 #include "traversers/scoring.h"
+#include "traversers/select_order.h"
 
 namespace rq {
 
@@ -57,6 +58,9 @@ struct TraverserConfig {
     std::vector<SubsystemId> subsystems;  // dominant first
     std::string prune_filters = "ALL:core,ALL:node";
     bool flexible = false;                // -T flexible
+    // Debug/oracle: walk and score every candidate, as the reference does,
+    // instead of the ordered walk that stops once the choice is decided.
+    bool exhaustive_select = false;
 };
 
 class DfuTraverser {
@@ -97,6 +101,8 @@ public:
     // Visit counters of the last walk (for -e and `cancel N stats`).
     uint64_t preorder() const { return preorder_; }
     uint64_t postorder() const { return postorder_; }
+    // How many selections the ordered walk decided (tests, benchmarks).
+    uint64_t ordered_selections() const { return ordered_selections_; }
 
     // Messages the last run accumulated (printed after a failed match).
     const std::string& message() const { return message_; }
@@ -155,7 +161,8 @@ private:
                      ScoreSet& scores);
     bool aux_visit(VertexId v, SubsystemId s, size_t slot, const std::vector<JobResource>& list);
     void dom_slot(VertexId u, const std::vector<JobResource>& shape, uint32_t nslots, ScoreSet& scores);
-    void resolve(ScoreSet& scores, ScoreSet& parent);
+    void resolve(VertexId u, ScoreSet& scores, ScoreSet& parent);
+    void mark_paths_down_from(VertexId u, ScoreSet& scores);
     // Marks `e` selected in the current round (and remembers it for the
     // update walk).
     void mark_edge(EdgeId e, int64_t needs, bool exclusive);
@@ -166,6 +173,22 @@ private:
     bool resolve_graph(VertexId root, const std::vector<JobResource>& resources, ScoreSet& outer,
                        int64_t& root_needs);
     int64_t avail(VertexId v) const;
+
+    // ---- ordered selection (dfu_select_fast.cc) ----------------------------
+    // One walk of select(); `exact` (when given) tells whether the ordered
+    // walk's choice is provably the exhaustive walk's.
+    Errc select_once(std::vector<JobResource>& resources, int64_t at, bool* exact);
+    // The ordered child index usable for `resources`, or nullptr when the
+    // request or the policy needs the exhaustive walk.
+    const IdOrderIndex* ordered_index(const std::vector<JobResource>& resources);
+    // Whether v's subtree cannot hold any resource of the pristine `list`
+    // (its subtree plan lacks what each of them needs).
+    bool cannot_hold(VertexId v, const std::vector<JobResource>& list);
+    // Whether no child with this bound can change the choice any more.
+    bool beyond_threshold(int64_t bound);
+    void record_candidate(int64_t score, int64_t count);
+    bool choice_is_exact(const ScoreSet& outer) const;
+    const std::vector<TypeId>& tracked_below(TypeId t);
 
     // ---- -T flexible (flexible.cc, spec/traversal.md §14) ------------------
     Errc select_xor_variants(int64_t at);
@@ -215,6 +238,23 @@ private:
     uint64_t preorder_ = 0, postorder_ = 0;
     std::string message_;
     std::unordered_map<VertexId, uint64_t> label_seq_;  // walk that last labelled a vertex
+
+    // ordered selection
+    bool exhaustive_select_ = false;
+    uint64_t ordered_selections_ = 0;
+    bool ids_positive_ = true;  // every id >= -1 (see select_order.h)
+    std::unique_ptr<IdOrderIndex> id_index_;  // built for the last requested type
+    std::vector<std::vector<TypeId>> tracked_below_;  // spec types_for(), per type
+    std::vector<uint8_t> tracked_below_ready_;
+    struct OrderedWalk {
+        const IdOrderIndex* index = nullptr;  // null: exhaustive walk
+        const JobResource* request = nullptr;
+        std::vector<std::pair<int64_t, int64_t>> found;  // (score, count) of T candidates
+        int64_t qualified = 0;
+        bool dirty = false;
+        bool has_threshold = false;
+        int64_t threshold = 0;  // score of the last candidate the choice takes
+    } walk_;
 
     // the request being processed
     std::vector<bool> excl_types_;   // exclusive types (node for *nodex + jobspec marks)

@@ -34,7 +34,7 @@ void DfuTraverser::detach_subtree(VertexId v) {
 
 Status DfuTraverser::remove_path(const std::string& path) {
     auto at = graph_.at_path(path);
-    if (at.empty()) return make_error(Errc::kNotFound, "nonexistent path " + path);
+    if (at.empty()) return make_error(Errc::kNotFound, "no resource at path " + path);
     detach_subtree(at.back());
     return reinstall_pruning();
 }

@@ -34,7 +34,7 @@ void DfuTraverser::prime_jobspec(std::vector<JobResource>& resources, TypeCounts
             slot_alternatives.add(r.count.min, below);
             continue;
         }
-        below.for_each([&](TypeId t, int64_t n) { add_if_tracked(spec, totals, t, int64_t(r.count.min) * n); });
+        below.for_each([&](TypeId t, int64_t n) { add_if_tracked(spec, totals, t, saturating_mul(r.count.min, n)); });
     }
     slot_alternatives.add_to(spec, totals);
 }
@@ -43,7 +43,7 @@ Errc DfuTraverser::feasible(const Jobspec& jobspec, MatchOp op) const {
     const bool with_sat = op == MatchOp::kAllocateWithSatisfiability;
     const Errc failure = with_sat ? Errc::kUnsatisfiable : Errc::kBusy;
     int64_t needed = 0;
-    for (auto& [t, n] : totals_) needed += t == types::kNode ? n : 0;
+    for (auto& [t, n] : totals_) needed = saturating_add(needed, t == types::kNode ? n : 0);
     if (!jobspec.constraint && needed <= graph_.nodes_up) return Errc::kOk;
     if (needed > graph_.nodes_up) return failure;
     const std::vector<VertexId>& nodes = graph_.by_type(types::kNode);

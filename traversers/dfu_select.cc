@@ -1,6 +1,7 @@
 // Selection: the depth-first walk that scores candidates and marks the
 // chosen edges (spec/traversal.md §4-§8).
 #include <algorithm>
+#include "utilities/saturating.h"
 
 #include "traversers/dfu.h"
 
@@ -11,6 +12,24 @@ int64_t DfuTraverser::avail(VertexId v) const {
 }
 
 Errc DfuTraverser::select(std::vector<JobResource>& resources, int64_t at) {
+    if (const IdOrderIndex* index = ordered_index(resources)) {
+        // The ordered walk, kept only when its choice provably is the
+        // exhaustive walk's; otherwise (ties at the cut, a failure, a
+        // message) the exhaustive walk decides, as the reference would.
+        size_t mark = message_.size();
+        walk_ = OrderedWalk{};
+        walk_.index = index;
+        walk_.request = &resources.front();
+        bool exact = false;
+        Errc code = select_once(resources, at, &exact);
+        walk_.index = nullptr;
+        if (code == Errc::kOk && exact && message_.size() == mark) return ++ordered_selections_, code;
+        message_.resize(mark);
+    }
+    return select_once(resources, at, nullptr);
+}
+
+Errc DfuTraverser::select_once(std::vector<JobResource>& resources, int64_t at, bool* exact) {
     at_ = at;
     ++seq_;
     selected_.clear();
@@ -30,6 +49,7 @@ Errc DfuTraverser::select(std::vector<JobResource>& resources, int64_t at) {
     outer.add(dominant(), graph_.type(root), std::move(group));
     int64_t root_needs = 1;
     if (!resolve_graph(root, resources, outer, root_needs)) return Errc::kUnsatisfiable;
+    if (exact != nullptr) *exact = choice_is_exact(outer);
     EdgeMarks& marks = graph_.root_marks(dominant());
     marks.needs = root_needs;
     marks.exclusive = x_root_;
@@ -71,7 +91,7 @@ bool DfuTraverser::dom_dfv(VertexId u, const std::vector<JobResource>& resources
     int64_t a = avail(u);
     if (a == 0) return false;
     if (!policy_.finish_vtx(ctx, u, resources, scores)) return false;
-    resolve(scores, parent);
+    resolve(u, scores, parent);
     parent.avail = a;
     parent.score = scores.score;
 
@@ -132,6 +152,17 @@ DfuTraverser::Classified DfuTraverser::classify(VertexId u, const std::vector<Jo
             c.next = &slot->with;
             c.nslots = nslots;
             c.pristine = false;
+            return c;
+        }
+        // Deviation (traversal.md §7 corner case): a slot requested at
+        // this level whose members sit deeper (node -> socket -> L3 cache
+        // -> core) is looked for below, through this vertex, instead of
+        // failing here; the original fails. With mark_paths_down_from()
+        // this makes `node[1]->slot[1]->core[N]` match on hwloc nodes.
+        if (match == nullptr) {
+            c.kind = Kind::kPristineNone;  // walked through, as prefix omission does
+            c.next = &resources;
+            c.pristine = pristine;  // unchanged: only the failing case differs
             return c;
         }
     }
@@ -209,9 +240,25 @@ bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<Job
         return true;
     };
 
+    if (!policy_.stop_on_first && walk_.index != nullptr && pristine) {
+        // Best candidates first; stop once the rest cannot change the choice.
+        const auto* children = walk_.index->children(u);
+        if (children == nullptr) return false;
+        for (const IdOrderIndex::Child& child : *children) {
+            if (beyond_threshold(child.bound)) break;
+            VertexId v = graph_.target(child.edge);
+            if (graph_.subsystem(child.edge) != s || colour(0, v) != kWhite || cannot_hold(v, list)) continue;
+            if (visit(child.edge) && graph_.type(v) == walk_.index->type()) record_candidate(scores.score, scores.avail);
+        }
+        return any;
+    }
     if (!policy_.stop_on_first) {
-        for (EdgeId e : graph_.out(u))
-            if (graph_.subsystem(e) == s && colour(0, graph_.target(e)) == kWhite) visit(e);
+        for (EdgeId e : graph_.out(u)) {
+            VertexId v = graph_.target(e);
+            if (graph_.subsystem(e) != s || colour(0, v) != kWhite) continue;
+            if (pristine && cannot_hold(v, list)) continue;
+            visit(e);
+        }
         return any;
     }
 
@@ -236,6 +283,7 @@ bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<Job
         EdgeId e = child.edge;
         VertexId v = graph_.target(e);
         if (graph_.subsystem(e) != s || colour(0, v) != kWhite || satisfied_type(graph_.type(v))) continue;
+        if (pristine && cannot_hold(v, list)) continue;
         if (!visit(e)) continue;
         for (auto& tally : tallies) {
             int64_t total = scores.total_count(s, tally.type);
@@ -298,13 +346,13 @@ void DfuTraverser::dom_slot(VertexId u, const std::vector<JobResource>& shape, u
     // How many whole slots the sorted candidates can pack.
     int64_t k = shape.empty() ? 0 : INT64_MAX;
     for (const JobResource& member : shape) {
-        int64_t need = calc_count(member, static_cast<uint32_t>(slot_scores.qualified_count(dom, member.type)));
+        int64_t need = calc_count(member, clamp_to_u32(slot_scores.qualified_count(dom, member.type)));
         int64_t fits = 0;
         if (need != 0) {
             if (const TypeEvals* evals = slot_scores.find(dom, member.type)) {
                 int64_t sum = 0;
                 for (const EGroup& h : evals->groups) {
-                    sum += h.count;
+                    sum = saturating_add(sum, h.count);
                     if (sum >= need) ++fits, sum = 0;
                 }
             }
@@ -322,7 +370,7 @@ void DfuTraverser::dom_slot(VertexId u, const std::vector<JobResource>& shape, u
         for (size_t m = 0; m < shape.size(); ++m) {
             const JobResource& member = shape[m];
             int64_t need =
-                calc_count(member, static_cast<uint32_t>(slot_scores.qualified_count(dom, member.type)));
+                calc_count(member, clamp_to_u32(slot_scores.qualified_count(dom, member.type)));
             const TypeEvals* evals = slot_scores.find(dom, member.type);
             for (int64_t got = 0; got < need;) {
                 if (evals == nullptr || cursor[m] >= evals->groups.size()) {
@@ -340,10 +388,11 @@ void DfuTraverser::dom_slot(VertexId u, const std::vector<JobResource>& shape, u
     for (auto& g : slots) scores.add(dom, types::kSlot, std::move(g));
 }
 
-void DfuTraverser::resolve(ScoreSet& scores, ScoreSet& parent) {
+void DfuTraverser::resolve(VertexId u, ScoreSet& scores, ScoreSet& parent) {
     if (scores.score <= 0) return;
     if (scores.choice_made()) {
         for (auto& sub : scores.subsystems()) enforce(sub.subsystem, scores, false);
+        mark_paths_down_from(u, scores);
     } else {
         scores.merge_into(parent);
     }
@@ -368,6 +417,36 @@ void DfuTraverser::enforce(SubsystemId s, ScoreSet& scores, bool unconstrained) 
                         const TypeEvals* we = scores.find(s, graph_.type(w));
                         if (we != nullptr && we->best_k == 0) mark_edge(p, graph_.size(w), false);
                         src = graph_.source(p);
+                    }
+                }
+            }
+        }
+    }
+}
+
+// Deviation from the original (traversal.md §7, corner case): a choice at
+// `u` marks only the edges stored in the chosen egroups. When those were
+// packed below u's children (`node[1]->slot[1]->core[4]` on node -> socket
+// -> core: the slots are packed at the sockets, the node chooses), the
+// edges from u down to where they start are left unmarked, the update walk
+// cannot reach the chosen cores and the match fails. Here every such
+// in-between edge is marked too, shared (needs = the vertex's size, not
+// exclusive), as the root path is in §7.2. Cost: the chosen edges' path up
+// to u, each edge once per match.
+void DfuTraverser::mark_paths_down_from(VertexId u, ScoreSet& scores) {
+    SubsystemId s = dominant();
+    for (auto& sub : scores.subsystems()) {
+        if (sub.subsystem != s) continue;
+        for (TypeEvals& evals : sub.types) {
+            if (evals.best_k <= 0) continue;
+            for (size_t i = 0; i < evals.best_i && i < evals.groups.size(); ++i) {
+                if (evals.groups[i].root) continue;
+                for (const EdgeEntry& entry : evals.groups[i].edges) {
+                    for (VertexId v = graph_.source(entry.edge); v != u;) {
+                        EdgeId p = graph_.parent_edge(v, s);  // its target is v
+                        if (p == kNoEdge) break;
+                        if (graph_.marks(p).seq != seq_) mark_edge(p, graph_.size(v), false);
+                        v = graph_.source(p);
                     }
                 }
             }
@@ -408,7 +487,7 @@ bool DfuTraverser::resolve_graph(VertexId root, const std::vector<JobResource>& 
     root_needs = 1;
     for (const JobResource& r : resources) {
         if (r.type != graph_.type(root)) continue;
-        root_needs = calc_count(r, static_cast<uint32_t>(outer.avail));
+        root_needs = calc_count(r, clamp_to_u32(outer.avail));
         if (root_needs == 0) return false;
     }
     for (auto& sub : outer.subsystems())

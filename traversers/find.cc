@@ -2,6 +2,8 @@
 // predicate evaluation and the walk.
 #include "traversers/find.h"
 
+#include <cstdlib>
+
 #include <algorithm>
 #include <cctype>
 #include <limits>
@@ -108,12 +110,12 @@ Result<FindPredicate> parse_predicate(std::string_view token) {
     std::string_view key = token.substr(0, eq);
     std::string_view raw_value = token.substr(eq + 1);
     std::string value = lower(raw_value);
-    auto bad_value = [&] {
-        return invalid("invalid value '" + std::string(raw_value) + "' for " + std::string(key));
+    auto bad_value = [&](const std::string& valid) {
+        return invalid("invalid value '" + std::string(raw_value) + "' for " + std::string(key) + " (" + valid + ")");
     };
     // key=a|b: flag = (value == a); anything else is an error.
     auto two_way = [&](FindPredicate::Key k, const char* yes, const char* no) -> Result<FindPredicate> {
-        if (value != yes && value != no) return bad_value();
+        if (value != yes && value != no) return bad_value(std::string("valid: ") + yes + ", " + no);
         FindPredicate p;
         p.key = k;
         p.flag = value == yes;
@@ -126,22 +128,32 @@ Result<FindPredicate> parse_predicate(std::string_view token) {
     if (key == "sched-future") return two_way(Key::kSchedFuture, "reserved", "free");
     FindPredicate p;
     if (key == "agfilter") {
-        if (value != "true" && value != "t" && value != "false" && value != "f") return bad_value();
+        if (value != "true" && value != "t" && value != "false" && value != "f")
+            return bad_value("valid: true, t, false, f");
         p.key = Key::kAgfilter;
         p.flag = value == "true" || value == "t";
         return p;
     }
     if (key == "names") {
         auto names = Hostlist::parse(value);
-        if (!names) return bad_value();
+        if (!names) return bad_value("expected a host list such as node[0-3],core5");
         p.key = Key::kNames;
         p.names = std::move(*names);
         return p;
     }
     if (key == "property") {
-        if (value.empty()) return bad_value();
+        if (value.empty()) return bad_value("expected a property name");
         p.key = Key::kProperty;
         p.property = std::move(value);
+        return p;
+    }
+    if (key == "free-at") {  // ours: `available --at T` (RFC 16 Available)
+        char* end = nullptr;
+        std::string text(raw_value);
+        long long at = std::strtoll(text.c_str(), &end, 10);
+        if (text.empty() || *end != '\0' || at < 0) return bad_value("expected a time in seconds, 0 or more");
+        p.key = Key::kFreeAt;
+        p.at = at;
         return p;
     }
     static const std::pair<std::string_view, Key> kJobKeys[] = {
@@ -154,12 +166,14 @@ Result<FindPredicate> parse_predicate(std::string_view token) {
         if (key != name) continue;
         // Not lower-cased: F58 digits are case-sensitive.
         auto jobid = parse_flux_jobid(raw_value);
-        if (!jobid) return bad_value();
+        if (!jobid) return bad_value("expected a job id");
         p.key = k;
         p.jobid = *jobid;
         return p;
     }
-    return invalid("unknown key '" + std::string(key) + "'");
+    return invalid("unknown key '" + std::string(key) +
+                   "' (valid: status, sched-now, sched-future, agfilter, names, property, jobid-alloc, "
+                   "jobid-reserved, jobid-tag, jobid-span)");
 }
 
 // Recursive descent over the token list. The grammar:
@@ -259,6 +273,9 @@ bool evaluate_predicate(const FindPredicate& p, const FindTarget& t) {
         const PropertyMap* properties = t.graph.properties(t.vertex);
         return properties != nullptr && properties->count(p.property) != 0;
     }
+    case Key::kFreeAt:
+        return record == nullptr || (record->plan.avail_at(p.at) == record->plan.total() &&
+                                     record->x_checker.avail_at(p.at) == record->x_checker.total());
     case Key::kJobidAlloc: return record != nullptr && has_job(p.jobid, record->allocations);
     case Key::kJobidReserved: return record != nullptr && has_job(p.jobid, record->reservations);
     case Key::kJobidTag: return record != nullptr && has_job(p.jobid, record->tags);
@@ -454,8 +471,9 @@ Status find_walk(const FindContext& context, const FindExpression& expression, M
 
 Status find_resources(const FindContext& context, std::string_view criteria, MatchWriter& writer) {
     auto expression = FindExpression::parse(criteria);
-    if (!expression)
-        return make_error(Errc::kInvalid, "findfind: invalid criteria: " + std::string(criteria) + ".");
+    if (!expression)  // the reference's words, then why
+        return make_error(Errc::kInvalid, "findfind: invalid criteria: " + std::string(criteria) + ".",
+                          expression.message());
     return find_walk(context, *expression, writer);
 }
 

@@ -43,6 +43,7 @@ struct FindPredicate {
         kAgfilter,       // always true; flag: true for "true"/"t" (switches agfilter output on)
         kNames,          // hostlist (lower-cased) membership of the vertex name
         kProperty,       // the vertex has a property named `property`
+        kFreeAt,         // (ours) none of the vertex's units is planned at time `at`
         kJobidAlloc,     // allocations contain `jobid`
         kJobidReserved,  // reservations contain `jobid`
         kJobidTag,       // tags contain `jobid`
@@ -53,6 +54,7 @@ struct FindPredicate {
     std::string property;  // lower-cased, as the reference does
     Hostlist names;
     uint64_t jobid = 0;
+    int64_t at = 0;  // kFreeAt
 
     bool is_jobid() const { return key >= Key::kJobidAlloc; }
 };

@@ -200,8 +200,11 @@ TEST(FindParse, InvalidForms) {
         "(and status=up)", "(status=up or)", "status=up) (", "status=(up)", "property=a(b",
     };
     for (const char* text : invalid) EXPECT_NE(parse_error(text), "<parsed>") << "'" << text << "'";
-    EXPECT_EQ(parse_error("foo=bar"), "unknown key 'foo'");
-    EXPECT_EQ(parse_error("status=sideways"), "invalid value 'sideways' for status");
+    EXPECT_EQ(parse_error("foo=bar"),
+              "unknown key 'foo' (valid: status, sched-now, sched-future, agfilter, names, property, jobid-alloc, "
+              "jobid-reserved, jobid-tag, jobid-span)");
+    EXPECT_EQ(parse_error("status=sideways"), "invalid value 'sideways' for status (valid: down, up)");
+    EXPECT_EQ(parse_error("agfilter=yes"), "invalid value 'yes' for agfilter (valid: true, t, false, f)");
     EXPECT_EQ(parse_error("status"), "'status' is not key=value");
     EXPECT_EQ(parse_error("status=up )"), "unbalanced ')'");
     EXPECT_EQ(parse_error("(status=up"), "missing ')'");
@@ -442,6 +445,9 @@ TEST(FindWalk, InvalidCriteriaText) {
     Status s = g.find("names=socket[af[", writer);
     ASSERT_FALSE(s.ok());
     EXPECT_EQ(s.message(), "findfind: invalid criteria: names=socket[af[.");
+    // ...and the parser's reason, which the reference computes and drops.
+    EXPECT_EQ(s.error().detail,
+              "invalid value 'socket[af[' for names (expected a host list such as node[0-3],core5)");
     EXPECT_TRUE(writer.vertices.empty());
     EXPECT_TRUE(writer.times.empty());
 }

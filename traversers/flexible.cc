@@ -2,6 +2,7 @@
 // priming minima, or-slot planning, and the DfuTraverser hooks that use
 // them (classify_flexible, dom_or_slot, select_xor_variants).
 #include "traversers/flexible.h"
+#include "utilities/saturating.h"
 
 #include <algorithm>
 #include <map>
@@ -142,7 +143,7 @@ void XorVariants::build(const std::vector<JobResource>& list, uint64_t index, st
 
 void AlternativeMinimum::add(int64_t count, const TypeCounts& aggregate) {
     TypeCounts scaled;
-    aggregate.for_each([&](TypeId t, int64_t n) { scaled.add(t, count * n); });
+    aggregate.for_each([&](TypeId t, int64_t n) { scaled.add(t, saturating_mul(count, n)); });
     alternatives_.push_back(std::move(scaled));
 }
 
@@ -433,7 +434,7 @@ void DfuTraverser::dom_or_slot(VertexId u, const std::vector<JobResource>& sibli
 
     // Units one slot takes of a member, given what was found (§6).
     auto need_of = [&](const JobResource& m) -> int64_t {
-        return calc_count(m, static_cast<uint32_t>(slot_scores.qualified_count(dom, m.type)));
+        return calc_count(m, clamp_to_u32(slot_scores.qualified_count(dom, m.type)));
     };
     std::vector<const JobResource*> kinds;
     std::vector<flexible::SlotShape> shapes;

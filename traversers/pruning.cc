@@ -29,10 +29,10 @@ Status PruneSpec::parse(const std::string& spec, const Interner& types) {
         std::string pair = spec.substr(start, end - start);
         start = end + 1;
         auto colon = pair.find(':');
-        if (colon == std::string::npos) return make_error(Errc::kInvalid, "pruning filter without ':': " + pair);
+        if (colon == std::string::npos) return make_error(Errc::kInvalid, "no ':' in \"" + pair + "\"");
         std::string high = strip_spaces(pair.substr(0, colon)), low = strip_spaces(pair.substr(colon + 1));
         if (high.empty() || low.empty())
-            return make_error(Errc::kInvalid, "pruning filter with an empty half: " + pair);
+            return make_error(Errc::kInvalid, "an empty type in \"" + pair + "\"");
         TypeId low_type = types.find(low);
         TypeId anchor = high == "ALL" ? kAnyAnchor : types.find(high);
         if (low_type == kNoId || (high != "ALL" && anchor == kNoId)) continue;

@@ -3,12 +3,14 @@
 // skip a subtree that cannot hold the request.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "resource/graph.h"
 #include "resource/schedule.h"
 #include "utilities/result.h"
+#include "utilities/saturating.h"
 
 namespace rq {
 
@@ -37,9 +39,12 @@ private:
 // subtree span whenever the map is non-empty.
 class TypeCounts {
 public:
+    // Saturates at the int64_t range: a graph may hold more units of a
+    // type in total than int64_t counts (8 memory vertices of size 2^62),
+    // and "more than can be counted" still prunes correctly.
     void add(TypeId t, int64_t n) {
         if (counts_.size() <= t) counts_.resize(t + 1u, 0), present_.resize(t + 1u, 0);
-        counts_[t] += n;
+        counts_[t] = saturating_add(counts_[t], n);
         present_[t] = 1;
         any_ = true;
     }

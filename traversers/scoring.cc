@@ -1,4 +1,5 @@
 #include "traversers/scoring.h"
+#include "utilities/saturating.h"
 
 #include <algorithm>
 
@@ -39,8 +40,8 @@ const TypeEvals* ScoreSet::find(SubsystemId s, TypeId t) const {
 
 void ScoreSet::add(SubsystemId s, TypeId t, EGroup group) {
     TypeEvals& evals = slot(s, t);
-    if (group.qualified()) evals.qualified += group.count;
-    evals.total += group.count;
+    if (group.qualified()) evals.qualified = saturating_add(evals.qualified, group.count);
+    evals.total = saturating_add(evals.total, group.count);
     evals.groups.push_back(std::move(group));
 }
 
@@ -49,8 +50,8 @@ void ScoreSet::merge_into(ScoreSet& parent) {
         for (auto& evals : sub.types) {
             if (evals.groups.empty()) continue;
             TypeEvals& to = parent.slot(sub.subsystem, evals.type);
-            to.qualified += evals.qualified;
-            to.total += evals.total;
+            to.qualified = saturating_add(to.qualified, evals.qualified);
+            to.total = saturating_add(to.total, evals.total);
             for (auto& g : evals.groups) to.groups.push_back(std::move(g));
             evals.groups.clear();
         }
@@ -83,7 +84,7 @@ bool ScoreSet::choose_best_k(SubsystemId s, TypeId t, int64_t k, const EGroupLes
     e->groups.swap(sorted);
     int64_t covered = 0;
     size_t i = 0;
-    while (i < e->groups.size() && covered < k) covered += e->groups[i++].count;
+    while (i < e->groups.size() && covered < k) covered = saturating_add(covered, e->groups[i++].count);
     e->best_k = k;
     e->best_i = i;
     choice_made_ = true;

@@ -83,7 +83,7 @@ struct Matcher {
     JobId next = 1;
 
     Matcher(const std::string& recipe_xml, const std::string& policy_name,
-            const std::string& prune = "ALL:core,ALL:node") {
+            const std::string& prune = "ALL:core,ALL:node", bool exhaustive_select = false) {
         auto recipe = parse_grug(recipe_xml, "test");
         EXPECT_TRUE(recipe.ok());
         EXPECT_TRUE(load_grug(*recipe, graph).ok());
@@ -94,6 +94,7 @@ struct Matcher {
         TraverserConfig config;
         config.subsystems = {kContainment};
         config.prune_filters = prune;
+        config.exhaustive_select = exhaustive_select;
         auto t = DfuTraverser::create(graph, store, *policy, config);
         EXPECT_TRUE(t.ok());
         traverser = std::move(*t);

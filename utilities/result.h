@@ -32,10 +32,14 @@ const char* errc_text(Errc code);
 struct Error {
     Errc code = Errc::kInvalid;
     std::string message;
+    // What the message leaves out (the file, the line, the offending
+    // value), for errors whose message must keep the reference's exact
+    // words; the CLI prints it on a line of its own. Often empty.
+    std::string detail;
 };
 
-inline Error make_error(Errc code, std::string message = {}) {
-    return Error{code, std::move(message)};
+inline Error make_error(Errc code, std::string message = {}, std::string detail = {}) {
+    return Error{code, std::move(message), std::move(detail)};
 }
 
 template <class T>

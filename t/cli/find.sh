@@ -112,8 +112,11 @@ check "simple: find output" "$work/expected" "$work/out"
 cat >"$work/expected" <<'EOF'
 ERROR: malformed command: 
 findfind: invalid criteria: status=maybe.
+  invalid value 'maybe' for status (valid: down, up)
 findfind: invalid criteria: (status=up.
+  missing ')'
 findfind: invalid criteria: status=up and.
+  operator without a right operand
 EOF
 check "simple: find errors on stderr" "$work/expected" "$work/err"
 

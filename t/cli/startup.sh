@@ -14,12 +14,26 @@ fi
 # end of input without quit exits 0
 "$RQ" -L "$SRC/conf/tiny.graphml" </dev/null >/dev/null 2>&1 || fail "EOF does not exit 0"
 
-# malformed XML: the reference's message, exit 1
-printf '<graphml><graph>' >broken.graphml
+# malformed XML: the reference's message unchanged, then where and what, exit 1
+printf '<graphml>\n<graph>' >broken.graphml
 "$RQ" -L broken.graphml </dev/null >/dev/null 2>err; status=$?
 expect_eq "malformed XML exit" 1 "$status"
-printf ': Runtime error: resource_query_t: ERROR: error in reading grug string; \nERROR: error generating resources\n\n' >want
-cmp -s want err || fail "malformed XML message: $(od -c err | head -5)"
+printf ': Runtime error: resource_query_t: ERROR: error in reading grug string; \nERROR: error generating resources\n\n  broken.graphml:2: malformed XML: unexpected end of data\n' >want
+cmp -s want err || fail "malformed XML message: $(od -c err | head -8)"
+
+# a value the reference cannot read: its message, then file, line, element and key
+sed 's|<data key="multi_scale">8</data>|<data key="multi_scale">8x</data>|' "$SRC/conf/tiny.graphml" >value.graphml
+"$RQ" -L value.graphml </dev/null >/dev/null 2>err; status=$?
+expect_eq "bad value exit" 1 "$status"
+line=$(grep -n '8x' value.graphml | cut -d: -f1)
+expect_eq "bad value message" "$(printf ': Runtime error: resource_query_t: ERROR: error in reading grug string; \nERROR: error generating resources\n\n  value.graphml:%s: edge "socket->core": key "multi_scale": "8x" is not an integer' "$line")" "$(cat err)"
+
+# a negative size is refused (the reference accepts it)
+sed 's|<data key="size">4</data>|<data key="size">-4</data>|' "$SRC/conf/tiny.graphml" >negative.graphml
+"$RQ" -L negative.graphml </dev/null >/dev/null 2>err; status=$?
+expect_eq "negative size exit" 1 "$status"
+line=$(grep -n '>-4<' negative.graphml | cut -d: -f1)
+expect_contains "negative size message" "negative.graphml:$line: node \"memory\": key \"size\": -4 is negative; a size is 0 or more" "$(cat err)"
 
 # a recipe with an unknown generation method names the file and the edge
 sed 's|<edge source="rack" target="node">|<edge id="r2n" source="rack" target="node"><data key="gen_method">CLONE</data>|' \
@@ -27,6 +41,15 @@ sed 's|<edge source="rack" target="node">|<edge id="r2n" source="rack" target="n
 "$RQ" -L clone.graphml </dev/null >/dev/null 2>err; status=$?
 expect_eq "unknown gen_method exit" 1 "$status"
 expect_contains "unknown gen_method message" "clone.graphml: edge \"r2n\": unknown gen_method \"CLONE\"" "$(cat err)"
+
+# a recipe far too big is refused at once with its vertex count and memory
+# estimate (the reference runs out of memory, or appears to hang)
+sed 's|<edge source="rack" target="node"><data key="id_scope">1</data><data key="multi_scale">2</data>|<edge source="rack" target="node"><data key="id_scope">1</data><data key="multi_scale">1000000</data>|; s|<edge source="socket" target="core"><data key="id_scope">1</data><data key="multi_scale">8</data>|<edge source="socket" target="core"><data key="id_scope">1</data><data key="multi_scale">1000000</data>|' \
+    "$SRC/conf/tiny.graphml" >huge.graphml
+"$RQ" -L huge.graphml </dev/null >/dev/null 2>err; status=$?
+expect_eq "huge recipe exit" 1 "$status"
+expect_contains "huge recipe message" "ERROR: the recipe would generate 2,000,009,000,002 vertices, about 745061.4 GiB of memory (400 bytes per vertex): more than the limit of 2,000,000,000 vertices" "$(cat err)"
+expect_contains "huge recipe names the file" "  huge.graphml: cannot be loaded as -f grug" "$(cat err)"
 
 # -g graphml -o: the written graph has every vertex and edge
 echo quit | "$RQ" -L "$SRC/conf/medium.graphml" -g graphml -o medium >/dev/null 2>&1 || fail "-g graphml"

@@ -18,6 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     rq::ResourceGraph graph;
     // Keep each run small: a one-line recipe can ask for billions of
     // vertices, which the limit must refuse cleanly.
-    (void)rq::load_grug(*recipe, graph, 20000);
+    rq::GrugLimits limits;
+    limits.max_vertices = 20000;
+    (void)rq::load_grug(*recipe, graph, limits);
     return 0;
 }

@@ -34,6 +34,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <sstream>
 #include <regex>
 #include <string>
@@ -164,7 +165,10 @@ void run_script(const std::string& script, std::stringbuf& printed) {
         in.seekg(0);
     }
     std::remove((g_dir + "/last.json").c_str());
-    if (rq::start_session(session) != 0) std::abort();  // the recipe is ours
+    std::ifstream recipe(session.options.load_file);
+    std::string source((std::istreambuf_iterator<char>(recipe)), std::istreambuf_iterator<char>());
+    rq::Options options = session.options;
+    if (!rq::init_session(session, options, source).ok()) std::abort();  // the recipe is ours
 
     while (std::getline(in, line)) {
         std::istringstream words(line);

@@ -1,0 +1,338 @@
+#include "state/session_state.h"
+
+#include <cinttypes>
+#include <cstdlib>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <random>
+#include <sstream>
+
+#include "cli/command_table.h"
+#include "cli/repl.h"
+#include "state/journal.h"
+#include "state/store_file.h"
+
+namespace rq::state {
+
+namespace {
+
+struct SessionState {
+    std::string source;  // the -L contents the session started from
+    Journal journal;
+    std::string session_id;
+    std::map<std::string, Mark> marks;  // per save target (canonical path)
+    // Save targets stay open (WAL): a `save FILE changes` is then one
+    // commit, one fsync of the log, and no journal-file dance.
+    std::map<std::string, Database> targets;
+    // --state FILE
+    Database live;
+    Mark live_mark;
+    std::string live_key;
+    // recording / replaying the command being run
+    Entry* recording = nullptr;
+    const Entry* replay = nullptr;
+    size_t replay_input = 0;
+};
+
+SessionState& state_of(Session& s) { return *static_cast<SessionState*>(s.state.get()); }
+
+std::string key_of(const std::string& path) {
+    std::error_code ec;
+    auto canonical = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
+    return ec ? path : canonical.string();
+}
+
+std::string new_session_id() {
+    std::random_device rd;
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%08x%08x%08x", rd(), rd(), rd());
+    return buf;
+}
+
+bool is_read_only(const std::string& word) {
+    const Command* c = find_command(word);
+    if (c == nullptr) return true;
+    static const char* kReadOnly[] = {"find", "get-status", "get-property", "list", "info", "stat", "cat",
+                                      "help", "quit", "save", "allocated", "available"};
+    for (const char* name : kReadOnly)
+        if (std::strcmp(c->name, name) == 0) return true;
+    return false;
+}
+
+// Job ids a command may have created or changed.
+std::vector<int64_t> touched_jobs(const Args& args, int64_t before, int64_t after) {
+    std::vector<int64_t> ids;
+    for (int64_t id = before; id < after; ++id) ids.push_back(id);
+    const Command* c = find_command(args[0]);
+    size_t at = 0;
+    if (c != nullptr && (std::strcmp(c->name, "cancel") == 0 || std::strcmp(c->name, "partial-cancel") == 0)) at = 1;
+    if (c != nullptr && std::strcmp(c->name, "update") == 0) at = 4;
+    if (at != 0 && at < args.size()) {
+        char* end = nullptr;
+        long long id = std::strtoll(args[at].c_str(), &end, 10);
+        if (end != args[at].c_str() && (id < before || id >= after)) ids.push_back(id);
+    }
+    return ids;
+}
+
+// The match times a command measured: the statistics and the overhead of
+// the jobs it touched, exact (hex floats), so that a replay restores them.
+std::string timing_of(const Session& s, const std::vector<int64_t>& jobs) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%a %a %a %" PRId64, s.min_match_time, s.max_match_time, s.total_match_time,
+                  s.timed_matches);
+    std::string out = buf;
+    for (int64_t id : jobs) {
+        auto it = s.jobs.find(id);
+        if (it == s.jobs.end()) continue;
+        std::snprintf(buf, sizeof buf, " %" PRId64 ":%a", id, it->second.overhead);
+        out += buf;
+    }
+    return out;
+}
+
+void restore_timing(Session& s, const std::string& timing) {
+    std::istringstream in(timing);
+    std::string min, max, total;
+    int64_t timed = 0;
+    if (!(in >> min >> max >> total >> timed)) return;
+    s.min_match_time = std::strtod(min.c_str(), nullptr);
+    s.max_match_time = std::strtod(max.c_str(), nullptr);
+    s.total_match_time = std::strtod(total.c_str(), nullptr);
+    s.timed_matches = timed;
+    for (std::string item; in >> item;) {
+        auto colon = item.find(':');
+        if (colon == std::string::npos) continue;
+        auto it = s.jobs.find(std::strtoll(item.c_str(), nullptr, 10));
+        if (it != s.jobs.end()) it->second.overhead = std::strtod(item.c_str() + colon + 1, nullptr);
+    }
+}
+
+// Redirects stdout, stderr and the -t file into buffers while a command
+// runs; release() prints them (after the command was committed).
+class Capture {
+public:
+    explicit Capture(Session& s) : s_(s) {
+        out_ = std::cout.rdbuf(out_buf_.rdbuf());
+        err_ = std::cerr.rdbuf(err_buf_.rdbuf());
+        if (s.test_output.is_open()) test_ = static_cast<std::ostream&>(s.test_output).rdbuf(test_buf_.rdbuf());
+    }
+    ~Capture() { release(); }
+    void release() {
+        if (done_) return;
+        done_ = true;
+        std::cout.rdbuf(out_);
+        std::cerr.rdbuf(err_);
+        if (test_ != nullptr) static_cast<std::ostream&>(s_.test_output).rdbuf(test_);
+        std::cout << out_buf_.str();
+        if (test_ != nullptr) s_.test_output << test_buf_.str();
+        std::cout.flush();
+        std::cerr << err_buf_.str();
+    }
+
+private:
+    Session& s_;
+    std::ostringstream out_buf_, err_buf_, test_buf_;
+    std::streambuf* out_ = nullptr;
+    std::streambuf* err_ = nullptr;
+    std::streambuf* test_ = nullptr;
+    bool done_ = false;
+};
+
+bool run_journaled(Session& s, const Args& args, const std::function<bool()>& run) {
+    SessionState& st = state_of(s);
+    if (st.replay != nullptr || is_read_only(args[0])) return run();
+    Entry entry;
+    for (auto& a : args) entry.line += (entry.line.empty() ? "" : " ") + a;
+    std::unique_ptr<Capture> capture;
+    if (st.live.is_open()) capture = std::make_unique<Capture>(s);
+    int64_t before = s.next_jobid;
+    st.recording = &entry;
+    bool quit = run();
+    st.recording = nullptr;
+    entry.touched_jobs = touched_jobs(args, before, s.next_jobid);
+    entry.timing = timing_of(s, entry.touched_jobs);
+    st.journal.entries.push_back(std::move(entry));
+    if (st.live.is_open()) {
+        auto mark = write_changes(st.live, s, st.journal, st.live_mark);
+        if (mark) st.live_mark = *mark;
+        capture->release();
+        if (!mark) std::cerr << "ERROR: --state: " << mark.message() << " (this command is not saved)" << std::endl;
+    }
+    return quit;
+}
+
+bool read_input(SessionState& st, const std::string& path, std::string& text) {
+    if (st.replay != nullptr) {
+        if (st.replay_input >= st.replay->inputs.size()) return false;
+        const Input& in = st.replay->inputs[st.replay_input++];
+        if (in.blob == kUnreadable || in.path != path) return false;
+        text = st.journal.blob(in.blob);
+        return true;
+    }
+    bool ok = read_file(path, text);
+    if (st.recording != nullptr) st.recording->inputs.push_back(Input{path, ok ? st.journal.intern(text) : kUnreadable});
+    return ok;
+}
+
+// Runs the journal's entries again with their output discarded.
+void replay(Session& s) {
+    SessionState& st = state_of(s);
+    std::ostringstream sink;
+    std::streambuf* out = std::cout.rdbuf(sink.rdbuf());
+    std::streambuf* err = std::cerr.rdbuf(sink.rdbuf());
+    for (const Entry& e : st.journal.entries) {
+        st.replay = &e;
+        st.replay_input = 0;
+        run_command_line(s, e.line);
+        restore_timing(s, e.timing);
+        sink.str(std::string());
+    }
+    st.replay = nullptr;
+    std::cout.rdbuf(out);
+    std::cerr.rdbuf(err);
+}
+
+Status resume(Session& s, const Options& given, const std::string& path, Database& db) {
+    RQ_TRY(open_existing(db, path));
+    auto snap = read_snapshot(db);
+    if (!snap) return snap.error();
+    Options o = snap->options;
+    o.test_output = given.test_output;
+    o.elapse_time = given.elapse_time;
+    o.disable_prompt = given.disable_prompt;
+    o.graph_format = given.graph_format;
+    o.graph_output = given.graph_output;
+    o.state_file = given.state_file;
+    Status ready = init_session(s, o, snap->source);
+    if (!ready) return make_error(Errc::kInvalid, path + ": the saved session does not start: " + ready.message());
+    attach_journal(s, snap->source);
+    SessionState& st = state_of(s);
+    st.journal = std::move(snap->journal);
+    st.session_id = snap->mark.session;
+    st.marks[key_of(path)] = snap->mark;
+    replay(s);
+    return ok_status();
+}
+
+Status use_wal(Database& db) {
+    // WAL: a commit appends to the log instead of rewriting pages, and
+    // synchronous=FULL fsyncs the log at every commit, so an acknowledged
+    // command survives a power loss, not only a killed process.
+    return db.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;");
+}
+
+// Whether `path` holds a saved session. A file that does not exist, is
+// empty, or is an SQLite database with nothing in it (a first start killed
+// before its first commit) does not.
+Result<bool> holds_saved_session(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec) || std::filesystem::file_size(path, ec) == 0) return false;
+    Database db;
+    Status opened = open_existing(db, path);
+    if (opened) return true;
+    Database raw;
+    RQ_TRY(raw.open(path, false));
+    auto ours = holds_session(raw);
+    auto objects = raw.prepare("SELECT count(*) FROM sqlite_master");
+    Status status;
+    if (ours && !*ours && objects && objects->step(status) && objects->integer(0) == 0) return false;
+    return opened.error();
+}
+
+Status start_state_file(Session& s, const Options& options, const std::string& text) {
+    const std::string& path = options.state_file;
+    auto exists = holds_saved_session(path);
+    if (!exists) return exists.error();
+    Database db;
+    if (*exists) {
+        RQ_TRY(resume(s, options, path, db));
+    } else {
+        Status ready = init_session(s, options, text);
+        if (!ready) return ready;
+        attach_journal(s, text);
+        RQ_TRY(db.open(path, true));
+    }
+    RQ_TRY(use_wal(db));
+    SessionState& st = state_of(s);
+    if (!*exists) {
+        st.session_id = new_session_id();
+        auto mark = write_whole(db, s, st.source, st.journal, st.session_id);
+        if (!mark) return mark.error();
+        st.marks[key_of(path)] = *mark;
+    }
+    st.live_key = key_of(path);
+    st.live_mark = st.marks[st.live_key];
+    st.live = std::move(db);
+    return ok_status();
+}
+
+}  // namespace
+
+bool is_state_request(const Options& options, const std::string& text) {
+    return options.load_format == "db" || !options.state_file.empty() ||
+           (text.size() >= 16 && std::memcmp(text.data(), "SQLite format 3", 16) == 0);
+}
+
+Status start_session(Session& s, const Options& options, const std::string& text) {
+    Status started = !options.state_file.empty() ? start_state_file(s, options, text) : [&] {
+        Database db;
+        return resume(s, options, options.load_file, db);
+    }();
+    if (!started && started.message().rfind("resource_query_t", 0) != 0)
+        return make_error(started.code(), "resource_query_t: ERROR: " + started.message() + "\n");
+    return started;
+}
+
+void attach_journal(Session& s, const std::string& source) {
+    if (s.state) return;
+    auto st = std::make_shared<SessionState>();
+    st->source = source;
+    st->session_id = new_session_id();
+    SessionState* raw = st.get();
+    s.state = st;
+    s.input_reader = [raw](const std::string& path, std::string& text) { return read_input(*raw, path, text); };
+    Session* session = &s;
+    s.around_command = [session](const Args& args, const std::function<bool()>& run) {
+        return run_journaled(*session, args, run);
+    };
+}
+
+Status save(Session& s, const std::string& path, bool changes_only) {
+    if (!s.state) return make_error(Errc::kInvalid, "this session keeps no journal");
+    SessionState& st = state_of(s);
+    std::string key = key_of(path);
+    if (st.live.is_open() && key == st.live_key)
+        return make_error(Errc::kInvalid, path + ": is the --state file, which is always current");
+    if (changes_only && st.marks.find(key) == st.marks.end())
+        return make_error(Errc::kInvalid, path + ": this session was never saved whole there (save it whole first)");
+    auto target = st.targets.find(key);
+    if (target == st.targets.end()) {
+        Database db;
+        if (changes_only)
+            RQ_TRY(open_existing(db, path));
+        else
+            RQ_TRY(db.open(path, true));
+        RQ_TRY(use_wal(db));
+        target = st.targets.emplace(key, std::move(db)).first;
+    }
+    Database& db = target->second;
+    Result<Mark> mark = make_error(Errc::kInvalid);
+    if (changes_only) {
+        mark = write_changes(db, s, st.journal, st.marks[key]);
+    } else {
+        mark = write_whole(db, s, st.source, st.journal, st.session_id);
+    }
+    if (!mark) {
+        st.targets.erase(key);
+        return mark.error();
+    }
+    if (!mark) return mark.error();
+    st.marks[key] = *mark;
+    return ok_status();
+}
+
+}  // namespace rq::state

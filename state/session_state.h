@@ -1,0 +1,33 @@
+// Saving and resuming a session (RFC 16 Load/Save): the hooks that journal
+// a session's state-changing commands, `save FILE [changes]`, resuming from
+// a state file (-f db, or any file with SQLite's header), and --state FILE
+// (every state-changing command committed before its output is printed).
+#pragma once
+
+#include <string>
+
+#include "cli/options.h"
+#include "cli/session.h"
+#include "utilities/result.h"
+
+namespace rq::state {
+
+// Whether start-up goes through start_session: -f db, --state, or a -L file
+// whose contents (`text`) begin with SQLite's header.
+bool is_state_request(const Options& options, const std::string& text);
+
+// Builds `session` for such a request: resumes the saved session (its
+// options win over the command line's, except -t, -e, -d, -g/-o), or, for a
+// new --state file, starts from -L and saves it whole. `text` is the -L
+// file's contents. Also installs the journal hooks.
+Status start_session(Session& session, const Options& options, const std::string& text);
+
+// Installs the journal hooks on a session built by init_session from
+// `source` (the -L contents), so that `save` works. Idempotent.
+void attach_journal(Session& session, const std::string& source);
+
+// `save FILE` / `save FILE changes`: the whole session or only what changed
+// since the last save to FILE; prints one INFO line or one ERROR line.
+Status save(Session& session, const std::string& path, bool changes_only);
+
+}  // namespace rq::state

@@ -1,0 +1,269 @@
+// Randomized resume test (issue 11 acceptance): one random stream of
+// commands (match, reserve, update, partial-cancel, cancel, attach, remove,
+// set-status, set-property and read-only queries) runs once uninterrupted;
+// a second run of the same stream saves at random points, alternately whole
+// and changes-only, and from time to time drops its session and resumes a
+// fresh one from the file. Every command of the second run must print what
+// the uninterrupted run printed (match times masked: they are measured),
+// and right after a resume `list` and `stat` print exactly what the saved
+// session printed, measured times included.
+#include "state/session_state.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <regex>
+#include <sstream>
+
+#include "cli/command_table.h"
+#include "cli/repl.h"
+#include "traversers/dynamic_world.h"
+
+namespace rq::state {
+namespace {
+
+namespace fs = std::filesystem;
+using rq::testing::JgfBuilder;
+
+std::string run(Session& s, const std::string& line) {
+    std::ostringstream out;
+    std::streambuf* o = std::cout.rdbuf(out.rdbuf());
+    std::streambuf* e = std::cerr.rdbuf(out.rdbuf());
+    run_command_line(s, line);
+    std::cout.rdbuf(o);
+    std::cerr.rdbuf(e);
+    return out.str();
+}
+
+// Match times are measured, so they differ between two runs.
+std::string mask_times(const std::string& text) {
+    static const std::regex job_line(R"((INFO: \d+, \w+, -?\d+, [^,]*, )\S+)");
+    static const std::regex match_time(R"((Match Time: )\S+)");
+    return std::regex_replace(std::regex_replace(text, job_line, "$1T"), match_time, "$1T");
+}
+
+void write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
+
+std::string jobspec(int nodes, int cores, bool exclusive_node, int64_t duration) {
+    std::ostringstream y;
+    y << "version: 1\nresources:\n  - type: node\n    count: " << nodes << "\n"
+      << (exclusive_node ? "    exclusive: true\n" : "")
+      << "    with:\n      - type: slot\n        count: 1\n        label: default\n"
+      << "        with:\n          - type: core\n            count: " << cores << "\n"
+      << "tasks:\n  - command: [ \"app\" ]\n    slot: default\n    count:\n      per_slot: 1\n"
+      << "attributes:\n  system:\n    duration: " << duration << "\n";
+    return y.str();
+}
+
+struct Config {
+    const char* policy;
+    unsigned seed;
+    int operations;
+};
+
+class StateRandom : public ::testing::TestWithParam<Config> {
+protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() / ("rq_state_test_" + std::to_string(::getpid()) + "_" +
+                                            std::to_string(GetParam().seed));
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+        machine_ = rq::testing::machine_jgf(0, 8);
+        write(dir_ / "machine.json", machine_);
+        for (int i = 0; i < 6; ++i)
+            write(spec(i), jobspec(1 + i % 2, 1 + i % 3, i == 4, 100 + 700 * i));
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    fs::path spec(int i) const { return dir_ / ("job" + std::to_string(i) + ".yaml"); }
+
+    Options options() const {
+        Options o;
+        o.load_format = "jgf";
+        o.load_file = (dir_ / "machine.json").string();
+        o.match_policy = GetParam().policy;
+        o.match_format = "rv1_nosched";
+        return o;
+    }
+    std::unique_ptr<Session> fresh() const {
+        auto s = std::make_unique<Session>();
+        Status ready = init_session(*s, options(), machine_);
+        EXPECT_TRUE(ready.ok()) << ready.message();
+        attach_journal(*s, machine_);
+        return s;
+    }
+
+    // The next random command, chosen from the uninterrupted session's
+    // state; files it needs are written now.
+    std::string next_command(Session& s, int op) {
+        auto pick = [&](int64_t n) { return static_cast<int64_t>(rng_() % static_cast<uint64_t>(n)); };
+        int64_t dice = pick(100);
+        int64_t job = 1 + pick(std::max<int64_t>(1, s.next_jobid - 1));
+        std::vector<int64_t> live, allocated_with_r, canceled_with_r;
+        for (auto& [id, record] : s.jobs) {
+            bool has_r = with_r_.count(id) != 0;
+            if (record.state != JobState::kCanceled) live.push_back(id);
+            if (has_r && record.state == JobState::kAllocated) allocated_with_r.push_back(id);
+            if (has_r && record.state == JobState::kCanceled) canceled_with_r.push_back(id);
+        }
+        auto one_of = [&](const std::vector<int64_t>& ids) { return ids[static_cast<size_t>(pick(static_cast<int64_t>(ids.size())))]; };
+        if (!live.empty() && pick(4) != 0) job = one_of(live);
+        std::string node = "/cluster0/node" + std::to_string(pick(10));
+        if (dice < 20) return "match allocate " + spec(static_cast<int>(pick(6))).string();
+        if (dice < 32) return "match allocate_orelse_reserve " + spec(static_cast<int>(pick(6))).string();
+        if (dice < 34) return "match satisfiability " + spec(static_cast<int>(pick(6))).string();
+        if (dice < 50) return "cancel " + std::to_string(job);
+        if (dice < 56 && !allocated_with_r.empty()) {
+            int64_t id = one_of(allocated_with_r);
+            return "partial-cancel " + std::to_string(id) + " rv1exec " + part_of_r(id, op);
+        }
+        if (dice < 62 && !canceled_with_r.empty())
+            return "update " + std::string(pick(2) ? "allocate" : "reserve") + " rv1exec " +
+                   r_path(one_of(canceled_with_r)).string() + " " + std::to_string(s.next_jobid) + " " +
+                   std::to_string(pick(3) * 500) + " 600";
+        if (dice < 66) return attach_command(s, op);
+        if (dice < 67) return "remove " + node + " true";
+        if (dice < 68) return "remove " + std::to_string(pick(12)) + " false";
+        if (dice < 76) return "set-status " + node + (pick(3) ? " up" : " down");
+        if (dice < 81) return "set-property " + node + " color=c" + std::to_string(pick(3));
+        static const char* queries[] = {"list", "stat", "find status=down", "find sched-now=allocated",
+                                        "get-property /cluster0/rack0/node1", "find sched-future=reserved"};
+        if (dice < 92) return queries[pick(6)];
+        return "info " + std::to_string(job);
+    }
+
+    std::string attach_command(Session& s, int op) {
+        const ResourceGraph& g = *s.graph;
+        VertexId root = g.root(0);
+        JgfBuilder doc;
+        std::string parent = doc.existing(g, root);
+        int64_t uniq = 10000 + 100 * op;
+        rq::testing::add_node(doc, uniq, parent, std::string(g.path(root, 0)), 100 + op, 100 + op, 0);
+        fs::path file = dir_ / ("attach" + std::to_string(op) + ".json");
+        write(file, doc.text());
+        return "attach " + file.string();
+    }
+
+    fs::path r_path(int64_t job) const { return dir_ / ("r" + std::to_string(job) + ".json"); }
+
+    // A file with part of job's R: only the first rank it names.
+    std::string part_of_r(int64_t job, int op) {
+        std::ifstream in(r_path(job));
+        std::stringstream text;
+        text << in.rdbuf();
+        auto r = rq::testing::Json::parse(text.str(), nullptr, false);
+        if (r.is_discarded() || !r.contains("execution")) return r_path(job).string();
+        auto& lite = r["execution"]["R_lite"];
+        if (!lite.is_array() || lite.empty()) return r_path(job).string();
+        auto first = lite[0];
+        std::string ranks = first.value("rank", "0");
+        first["rank"] = std::to_string(std::strtoll(ranks.c_str(), nullptr, 10));
+        lite = rq::testing::Json::array({first});
+        fs::path file = dir_ / ("part" + std::to_string(op) + ".json");
+        write(file, r.dump());
+        return file.string();
+    }
+
+    // Keeps the R a match printed, for later update / partial-cancel.
+    void keep_r(const Session& s, int64_t before, const std::string& output) {
+        if (s.next_jobid == before || output.rfind("{", 0) != 0) return;
+        write(r_path(before), output.substr(0, output.find('\n')));
+        with_r_.insert(before);
+    }
+
+    fs::path dir_;
+    std::string machine_;
+    std::mt19937 rng_;
+    std::set<int64_t> with_r_;  // jobs whose R was kept
+};
+
+TEST_P(StateRandom, ResumedSessionsPrintWhatTheUninterruptedOnePrints) {
+    const Config& config = GetParam();
+    rng_.seed(config.seed);
+    auto whole = fresh();
+    std::vector<std::string> commands, outputs;
+    for (int op = 0; op < config.operations; ++op) {
+        commands.push_back(next_command(*whole, op));
+        int64_t before = whole->next_jobid;
+        outputs.push_back(run(*whole, commands.back()));
+        keep_r(*whole, before, outputs.back());
+    }
+
+    std::mt19937 cuts(config.seed * 7 + 1);
+    const std::string file = (dir_ / "saved.db").string();
+    auto session = fresh();
+    bool saved_whole = false;
+    int saves = 0, resumes = 0;
+    for (int op = 0; op < config.operations; ++op) {
+        std::string out = run(*session, commands[static_cast<size_t>(op)]);
+        ASSERT_EQ(mask_times(outputs[static_cast<size_t>(op)]), mask_times(out))
+            << "seed " << config.seed << " op " << op << ": " << commands[static_cast<size_t>(op)];
+        if (cuts() % 1000 >= 12) continue;
+        // Alternate whole and changes-only saves to the same file.
+        bool changes = saved_whole && saves % 2 == 1;
+        Status saved = save(*session, file, changes);
+        ASSERT_TRUE(saved.ok()) << saved.message();
+        saved_whole = true;
+        ++saves;
+        if (cuts() % 4 != 0) continue;
+        std::string list = run(*session, "list"), stat = run(*session, "stat");
+        session = std::make_unique<Session>();
+        Options o;
+        o.load_format = "db";
+        o.load_file = file;
+        Status resumed = start_session(*session, o, "");
+        ASSERT_TRUE(resumed.ok()) << resumed.message();
+        ++resumes;
+        ASSERT_EQ(list, run(*session, "list")) << "after op " << op;
+        ASSERT_EQ(stat, run(*session, "stat")) << "after op " << op;
+    }
+    // The stream must really exercise every kind of change.
+    std::map<std::string, int> done;
+    for (size_t i = 0; i < commands.size(); ++i) {
+        const std::string word = commands[i].substr(0, commands[i].find(' '));
+        const std::string& out = outputs[i];
+        bool ok = out.find("ERROR") == std::string::npos && out.find("error") == std::string::npos;
+        if (word == "match" && out.find("RESOURCES=ALLOCATED") != std::string::npos) ++done["allocated"];
+        if (word == "match" && out.find("RESOURCES=RESERVED") != std::string::npos) ++done["reserved"];
+        if (word != "match" && ok) ++done[word];
+    }
+    if (std::getenv("RQ_STATE_TEST_VERBOSE"))
+        for (auto& [k, n] : done) std::cerr << k << " " << n << "\n";
+    for (const char* kind : {"allocated", "reserved", "cancel", "partial-cancel", "update", "attach", "remove",
+                             "set-status", "set-property"})
+        EXPECT_GE(done[kind], 5) << kind;
+    EXPECT_GE(saves, 10);
+    EXPECT_GE(resumes, 3);
+}
+
+INSTANTIATE_TEST_SUITE_P(Policies, StateRandom,
+                         ::testing::Values(Config{"high", 11, 10000}, Config{"low", 23, 2500},
+                                           Config{"first", 37, 2500}));
+
+TEST(StateFile, RefusesForeignAndCorruptFilesWithOneErrorNamingThem) {
+    fs::path dir = fs::temp_directory_path() / ("rq_state_bad_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    write(dir / "text.db", "hello, not a database\n");
+    std::string garbage(4096, 'x');
+    garbage.replace(0, 16, std::string("SQLite format 3\0", 16));
+    write(dir / "garbage.db", garbage);
+    for (const char* name : {"text.db", "garbage.db", "missing.db"}) {
+        Session s;
+        Options o;
+        o.load_format = "db";
+        o.load_file = (dir / name).string();
+        Status resumed = start_session(s, o, "");
+        ASSERT_FALSE(resumed.ok()) << name;
+        EXPECT_NE(resumed.message().find(name), std::string::npos) << resumed.message();
+    }
+    fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace rq::state

@@ -1,0 +1,65 @@
+#include "state/sqlite_db.h"
+
+namespace rq::state {
+
+Status Database::open(const std::string& path, bool create) {
+    close();
+    path_ = path;
+    int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+    if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+        Error e = error("open");
+        close();
+        return e;
+    }
+    sqlite3_extended_result_codes(db_, 1);
+    sqlite3_busy_timeout(db_, 2000);
+    return ok_status();
+}
+
+void Database::close() {
+    if (db_ != nullptr) sqlite3_close_v2(db_);
+    db_ = nullptr;
+}
+
+Error Database::error(const std::string& what) const {
+    std::string message = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
+    return make_error(Errc::kInvalid, path_ + ": " + what + ": " + message);
+}
+
+Status Database::exec(const std::string& sql) {
+    char* message = nullptr;
+    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message) == SQLITE_OK) return ok_status();
+    std::string text = message != nullptr ? message : "unknown error";
+    sqlite3_free(message);
+    return make_error(Errc::kInvalid, path_ + ": " + text);
+}
+
+Result<Statement> Database::prepare(std::string_view sql) {
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr) != SQLITE_OK)
+        return error("prepare");
+    return Statement(this, stmt);
+}
+
+bool Statement::step(Status& status) {
+    int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc != SQLITE_DONE) status = db_->error("step");
+    return false;
+}
+
+Status Statement::run() {
+    Status status;
+    while (step(status)) {
+    }
+    reset();
+    return status;
+}
+
+std::string Statement::text(int col) const {
+    const void* data = sqlite3_column_blob(stmt_, col);
+    int n = sqlite3_column_bytes(stmt_, col);
+    return data != nullptr ? std::string(static_cast<const char*>(data), static_cast<size_t>(n)) : std::string();
+}
+
+}  // namespace rq::state

@@ -1,0 +1,291 @@
+#include "state/store_file.h"
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace rq::state {
+
+namespace {
+
+const char* kSchema = R"(
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS source(id INTEGER PRIMARY KEY CHECK (id = 0), content BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS blob(id INTEGER PRIMARY KEY, content BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS journal(seq INTEGER PRIMARY KEY, line TEXT NOT NULL, timing TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS journal_input(seq INTEGER NOT NULL, ord INTEGER NOT NULL, path TEXT NOT NULL,
+                                         blob INTEGER NOT NULL, PRIMARY KEY (seq, ord));
+CREATE TABLE IF NOT EXISTS job(id INTEGER PRIMARY KEY, state TEXT NOT NULL, scheduled_at INTEGER NOT NULL,
+                               jobspec TEXT NOT NULL, overhead REAL NOT NULL);
+)";
+
+const char* job_state_name(JobState st) {
+    switch (st) {
+    case JobState::kAllocated: return "allocated";
+    case JobState::kReserved: return "reserved";
+    case JobState::kCanceled: return "canceled";
+    }
+    return "?";
+}
+
+std::string join(const std::vector<std::string>& items) {
+    std::string out;
+    for (auto& i : items) out += (out.empty() ? "" : ",") + i;
+    return out;
+}
+
+std::vector<std::string> split(const std::string& text) {
+    std::vector<std::string> out;
+    std::stringstream in(text);
+    for (std::string item; std::getline(in, item, ',');) out.push_back(item);
+    return out;
+}
+
+std::string hexfloat(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%a", v);
+    return buf;
+}
+
+std::map<std::string, std::string> meta_of(const Session& s, const Journal& journal, const std::string& session_id) {
+    const Options& o = s.options;
+    return {
+        {"schema", std::to_string(kSchemaVersion)},
+        {"session", session_id},
+        {"journal_length", std::to_string(journal.entries.size())},
+        {"blob_count", std::to_string(journal.blob_count())},
+        {"next_jobid", std::to_string(s.next_jobid)},
+        {"match_time", hexfloat(s.min_match_time) + " " + hexfloat(s.max_match_time) + " " +
+                           hexfloat(s.total_match_time) + " " + std::to_string(s.timed_matches)},
+        {"load_format", o.load_format},
+        {"load_file", o.load_file},
+        {"load_allowlist", o.load_allowlist},
+        {"load_local_machine", o.load_local_machine ? "1" : "0"},
+        {"match_subsystems", o.match_subsystems},
+        {"subsystems", join(o.subsystems)},
+        {"match_policy", o.match_policy},
+        {"traverser", o.traverser},
+        {"match_format", o.match_format},
+        {"prune_filters", o.prune_filters},
+    };
+}
+
+Status write_meta(Database& db, const std::map<std::string, std::string>& meta) {
+    auto stmt = db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)");
+    if (!stmt) return stmt.error();
+    for (auto& [k, v] : meta) RQ_TRY(stmt->bind(1, k).bind(2, v).run());
+    return ok_status();
+}
+
+// Entries [from, end) and blobs [from_blob, end).
+Status write_entries(Database& db, const Journal& journal, size_t from, size_t from_blob) {
+    auto blob = db.prepare("INSERT INTO blob(id, content) VALUES (?1, ?2)");
+    auto entry = db.prepare("INSERT INTO journal(seq, line, timing) VALUES (?1, ?2, ?3)");
+    auto input = db.prepare("INSERT INTO journal_input(seq, ord, path, blob) VALUES (?1, ?2, ?3, ?4)");
+    if (!blob) return blob.error();
+    if (!entry) return entry.error();
+    if (!input) return input.error();
+    for (size_t b = from_blob; b < journal.blob_count(); ++b)
+        RQ_TRY(blob->bind(1, static_cast<int64_t>(b)).bind_blob(2, journal.blob(static_cast<int64_t>(b))).run());
+    for (size_t i = from; i < journal.entries.size(); ++i) {
+        const Entry& e = journal.entries[i];
+        RQ_TRY(entry->bind(1, static_cast<int64_t>(i)).bind(2, e.line).bind(3, e.timing).run());
+        for (size_t k = 0; k < e.inputs.size(); ++k)
+            RQ_TRY(input->bind(1, static_cast<int64_t>(i)).bind(2, static_cast<int64_t>(k))
+                       .bind(3, e.inputs[k].path).bind(4, e.inputs[k].blob).run());
+    }
+    return ok_status();
+}
+
+Status write_jobs(Database& db, const Session& s, const std::set<int64_t>& ids) {
+    auto put = db.prepare(
+        "INSERT OR REPLACE INTO job(id, state, scheduled_at, jobspec, overhead) VALUES (?1, ?2, ?3, ?4, ?5)");
+    auto drop = db.prepare("DELETE FROM job WHERE id = ?1");
+    if (!put) return put.error();
+    if (!drop) return drop.error();
+    for (int64_t id : ids) {
+        auto it = s.jobs.find(id);
+        if (it == s.jobs.end()) {
+            RQ_TRY(drop->bind(1, id).run());
+            continue;
+        }
+        const JobRecord& j = it->second;
+        RQ_TRY(put->bind(1, id).bind(2, job_state_name(j.state)).bind(3, j.scheduled_at)
+                   .bind(4, j.jobspec_path).bind(5, j.overhead).run());
+    }
+    return ok_status();
+}
+
+Result<std::map<std::string, std::string>> read_meta(Database& db) {
+    auto stmt = db.prepare("SELECT key, value FROM meta");
+    if (!stmt) return stmt.error();
+    std::map<std::string, std::string> meta;
+    Status status;
+    while (stmt->step(status)) meta[stmt->text(0)] = stmt->text(1);
+    if (!status) return status.error();
+    return meta;
+}
+
+Error corrupt(const Database& db, const std::string& what) {
+    return make_error(Errc::kInvalid, db.path() + ": corrupt resource-query state file: " + what);
+}
+
+}  // namespace
+
+Status open_existing(Database& db, const std::string& path) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) return make_error(Errc::kNotFound, path + ": cannot open the state file");
+    char header[16] = {};
+    file.read(header, sizeof header);
+    if (file.gcount() != 16 || std::memcmp(header, "SQLite format 3", 16) != 0)
+        return make_error(Errc::kInvalid, path + ": not a resource-query state file (no SQLite header)");
+    RQ_TRY(db.open(path, false));
+    auto check = db.prepare("PRAGMA quick_check");
+    if (!check) return check.error();
+    Status status;
+    if (check->step(status) && check->text(0) != "ok") return corrupt(db, check->text(0));
+    if (!status) return status.error();
+    auto ours = holds_session(db);
+    if (!ours) return ours.error();
+    if (!*ours) return make_error(Errc::kInvalid, path + ": not a resource-query state file (an empty or foreign SQLite database)");
+    return ok_status();
+}
+
+Result<bool> holds_session(Database& db) {
+    auto app = db.prepare("PRAGMA application_id");
+    if (!app) return app.error();
+    Status status;
+    int64_t id = app->step(status) ? app->integer(0) : 0;
+    if (!status) return status.error();
+    auto version = db.prepare("PRAGMA user_version");
+    if (!version) return version.error();
+    int64_t v = version->step(status) ? version->integer(0) : 0;
+    if (!status) return status.error();
+    if (id == 0 && v == 0) return false;
+    if (id != kApplicationId)
+        return make_error(Errc::kInvalid, db.path() + ": not a resource-query state file (foreign SQLite database)");
+    if (v != kSchemaVersion)
+        return make_error(Errc::kInvalid, db.path() + ": unsupported state schema version " + std::to_string(v));
+    return true;
+}
+
+Result<Mark> write_whole(Database& db, const Session& s, const std::string& source, const Journal& journal,
+                         const std::string& session_id) {
+    auto ours = holds_session(db);
+    if (!ours) return ours.error();
+    auto tables = db.prepare("SELECT count(*) FROM sqlite_master");
+    if (!tables) return tables.error();
+    Status status;
+    int64_t objects = tables->step(status) ? tables->integer(0) : 0;
+    if (!status) return status.error();
+    if (!*ours && objects != 0)
+        return make_error(Errc::kInvalid, db.path() + ": a foreign SQLite database; not overwritten");
+    Transaction tx(db);
+    RQ_TRY(tx.begin());
+    RQ_TRY(db.exec(kSchema));
+    RQ_TRY(db.exec("PRAGMA application_id = " + std::to_string(kApplicationId) +
+                   "; PRAGMA user_version = " + std::to_string(kSchemaVersion) +
+                   "; DELETE FROM meta; DELETE FROM source; DELETE FROM blob; DELETE FROM journal;"
+                   " DELETE FROM journal_input; DELETE FROM job;"));
+    RQ_TRY(write_meta(db, meta_of(s, journal, session_id)));
+    auto src = db.prepare("INSERT INTO source(id, content) VALUES (0, ?1)");
+    if (!src) return src.error();
+    RQ_TRY(src->bind_blob(1, source).run());
+    RQ_TRY(write_entries(db, journal, 0, 0));
+    std::set<int64_t> all;
+    for (auto& [id, job] : s.jobs) all.insert(id);
+    RQ_TRY(write_jobs(db, s, all));
+    RQ_TRY(tx.commit());
+    return Mark{session_id, journal.entries.size(), journal.blob_count()};
+}
+
+Result<Mark> write_changes(Database& db, const Session& s, const Journal& journal, const Mark& mark) {
+    auto meta = read_meta(db);
+    if (!meta) return meta.error();
+    if ((*meta)["session"] != mark.session || (*meta)["journal_length"] != std::to_string(mark.entries) ||
+        (*meta)["blob_count"] != std::to_string(mark.blobs))
+        return make_error(Errc::kInvalid, db.path() +
+                                              ": does not hold this session as last saved (save it whole first)");
+    Transaction tx(db);
+    RQ_TRY(tx.begin());
+    RQ_TRY(write_entries(db, journal, mark.entries, mark.blobs));
+    std::set<int64_t> touched;
+    for (size_t i = mark.entries; i < journal.entries.size(); ++i)
+        touched.insert(journal.entries[i].touched_jobs.begin(), journal.entries[i].touched_jobs.end());
+    RQ_TRY(write_jobs(db, s, touched));
+    auto all = meta_of(s, journal, mark.session);
+    RQ_TRY(write_meta(db, {{"journal_length", all["journal_length"]},
+                           {"blob_count", all["blob_count"]},
+                           {"next_jobid", all["next_jobid"]},
+                           {"match_time", all["match_time"]}}));
+    RQ_TRY(tx.commit());
+    return Mark{mark.session, journal.entries.size(), journal.blob_count()};
+}
+
+Result<Snapshot> read_snapshot(Database& db) {
+    auto meta_read = read_meta(db);
+    if (!meta_read) return meta_read.error();
+    auto& meta = *meta_read;
+    for (const char* key : {"session", "journal_length", "blob_count", "load_format", "subsystems", "match_policy",
+                            "traverser", "match_format", "prune_filters", "match_subsystems"})
+        if (!meta.count(key)) return corrupt(db, std::string("meta has no ") + key);
+    Snapshot snap;
+    Options& o = snap.options;
+    o.load_format = meta["load_format"];
+    o.load_file = meta["load_file"];
+    o.load_allowlist = meta["load_allowlist"];
+    o.load_local_machine = meta["load_local_machine"] == "1";
+    o.match_subsystems = meta["match_subsystems"];
+    o.subsystems = split(meta["subsystems"]);
+    o.match_policy = meta["match_policy"];
+    o.traverser = meta["traverser"];
+    o.match_format = meta["match_format"];
+    o.prune_filters = meta["prune_filters"];
+    snap.mark.session = meta["session"];
+    snap.mark.entries = std::strtoull(meta["journal_length"].c_str(), nullptr, 10);
+    snap.mark.blobs = std::strtoull(meta["blob_count"].c_str(), nullptr, 10);
+
+    Status status;
+    auto src = db.prepare("SELECT content FROM source WHERE id = 0");
+    if (!src) return src.error();
+    if (!src->step(status)) return status ? corrupt(db, "no source") : status.error();
+    snap.source = src->text(0);
+
+    auto blobs = db.prepare("SELECT id, content FROM blob ORDER BY id");
+    if (!blobs) return blobs.error();
+    while (blobs->step(status)) {
+        if (blobs->integer(0) != static_cast<int64_t>(snap.journal.blob_count())) return corrupt(db, "blob ids");
+        snap.journal.add_blob(blobs->text(1));
+        if (snap.journal.blob_count() != static_cast<size_t>(blobs->integer(0)) + 1)
+            return corrupt(db, "duplicate blob");
+    }
+    if (!status) return status.error();
+
+    auto entries = db.prepare("SELECT seq, line, timing FROM journal ORDER BY seq");
+    if (!entries) return entries.error();
+    while (entries->step(status)) {
+        if (entries->integer(0) != static_cast<int64_t>(snap.journal.entries.size()))
+            return corrupt(db, "journal sequence");
+        snap.journal.entries.push_back(Entry{entries->text(1), {}, entries->text(2), {}});
+    }
+    if (!status) return status.error();
+
+    auto inputs = db.prepare("SELECT seq, path, blob FROM journal_input ORDER BY seq, ord");
+    if (!inputs) return inputs.error();
+    while (inputs->step(status)) {
+        int64_t seq = inputs->integer(0), blob = inputs->integer(2);
+        if (seq < 0 || seq >= static_cast<int64_t>(snap.journal.entries.size()) ||
+            blob < kUnreadable || blob >= static_cast<int64_t>(snap.journal.blob_count()))
+            return corrupt(db, "journal input " + std::to_string(seq));
+        snap.journal.entries[static_cast<size_t>(seq)].inputs.push_back(Input{inputs->text(1), blob});
+    }
+    if (!status) return status.error();
+    if (snap.journal.entries.size() != snap.mark.entries || snap.journal.blob_count() != snap.mark.blobs)
+        return corrupt(db, "journal length does not match meta");
+    return snap;
+}
+
+}  // namespace rq::state

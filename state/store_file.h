@@ -1,0 +1,76 @@
+// The state file: one SQLite database holding a session (schema below).
+//
+// Schema (version 1; PRAGMA application_id = 0x52515354 "RQST",
+// PRAGMA user_version = 1):
+//
+//   meta(key TEXT PRIMARY KEY, value TEXT)
+//       schema, session (a random id fixed by the first whole save),
+//       journal_length, blob_count, next_jobid, the match statistics, and
+//       every option that shapes later output: load_format, load_file,
+//       load_allowlist, load_local_machine, match_subsystems, subsystems,
+//       match_policy, traverser, match_format, prune_filters.
+//   source(id INTEGER PRIMARY KEY CHECK (id = 0), content BLOB)
+//       the bytes of the resource description the session started from
+//       (GRUG, JGF, R or hwloc XML; empty for local hwloc detection).
+//   blob(id INTEGER PRIMARY KEY, content BLOB)
+//       every distinct input file a command read (jobspec, R, JGF).
+//   journal(seq INTEGER PRIMARY KEY, line TEXT, timing TEXT)
+//       every state-changing command in order, with its measured times.
+//   journal_input(seq INTEGER, ord INTEGER, path TEXT, blob INTEGER,
+//                 PRIMARY KEY (seq, ord))
+//       the files command `seq` read (blob -1: it could not read it).
+//   job(id INTEGER PRIMARY KEY, state TEXT, scheduled_at INTEGER,
+//       jobspec TEXT, overhead REAL)
+//       the job table as of the save (for inspection with sqlite3).
+//
+// The graph, its status and properties and every planner span are the
+// result of loading `source` and replaying `journal`; this is what makes
+// a resumed session exact (vertex and edge order, span ids, planner point
+// order, edge weights of earlier matches all come out the same).
+#pragma once
+
+#include <string>
+
+#include "cli/session.h"
+#include "state/journal.h"
+#include "state/sqlite_db.h"
+#include "utilities/result.h"
+
+namespace rq::state {
+
+inline constexpr int64_t kApplicationId = 0x52515354;  // "RQST"
+inline constexpr int64_t kSchemaVersion = 1;
+
+// Where a file stands relative to the journal: how many entries and blobs
+// it holds.
+struct Mark {
+    std::string session;
+    size_t entries = 0;
+    size_t blobs = 0;
+};
+
+// What a state file holds, read back.
+struct Snapshot {
+    Options options;
+    std::string source;
+    Journal journal;
+    Mark mark;
+};
+
+// Opens `path` for reading a session: refuses a missing, foreign or corrupt
+// file with one error naming it.
+Status open_existing(Database& db, const std::string& path);
+// Whether the open database already holds a session (non-empty, ours).
+Result<bool> holds_session(Database& db);
+
+// Writes everything (one transaction) and returns the new mark.
+Result<Mark> write_whole(Database& db, const Session& s, const std::string& source, const Journal& journal,
+                         const std::string& session_id);
+// Appends the entries and blobs after `mark` (one transaction). Refused if
+// the file's own mark is not `mark` (not saved whole by this session, or
+// changed since).
+Result<Mark> write_changes(Database& db, const Session& s, const Journal& journal, const Mark& mark);
+
+Result<Snapshot> read_snapshot(Database& db);
+
+}  // namespace rq::state

@@ -1,0 +1,95 @@
+// Save / resume benchmark (issue 11): on a recipe (default the El
+// Capitan-sized ../shared/bench/elcap.graphml, 1.3M vertices), after one
+// match: `save FILE changes` (what one match adds), a whole save, and a
+// resume (-f db: open, read, load the graph, replay). Also the rows an
+// incremental save writes (SQLite's total_changes).
+//
+//   build/bin/state_bench [--benchmark_min_time=...]   (RQ_STATE_BENCH_RECIPE=path to change the recipe)
+#include <benchmark/benchmark.h>
+
+#include <sqlite3.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "cli/command_table.h"
+#include "cli/repl.h"
+#include "state/session_state.h"
+#include "utilities/file.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string recipe() {
+    const char* env = std::getenv("RQ_STATE_BENCH_RECIPE");
+    return env ? env : std::string(RQ_SOURCE_DIR) + "/../shared/bench/elcap.graphml";
+}
+
+std::string jobspec() { return std::string(RQ_SOURCE_DIR) + "/t/data/jobspecs/whole-node.yaml"; }
+
+void quiet(rq::Session& s, const std::string& line) {
+    std::ostringstream sink;
+    auto* o = std::cout.rdbuf(sink.rdbuf());
+    rq::run_command_line(s, line);
+    std::cout.rdbuf(o);
+}
+
+std::unique_ptr<rq::Session> start(const std::string& path) {
+    rq::Options o;
+    o.load_file = path;
+    std::string text;
+    if (!rq::read_file(path, text)) return nullptr;
+    auto s = std::make_unique<rq::Session>();
+    if (!rq::init_session(*s, o, text).ok()) return nullptr;
+    rq::state::attach_journal(*s, text);
+    return s;
+}
+
+const std::string kFile = (fs::temp_directory_path() / "rq_state_bench.db").string();
+
+void BM_SaveChangesAfterOneMatch(benchmark::State& state) {
+    auto s = start(recipe());
+    if (!s) return state.SkipWithError("cannot load the recipe");
+    quiet(*s, "match allocate " + jobspec());
+    if (!rq::state::save(*s, kFile, false).ok()) return state.SkipWithError("whole save failed");
+    for (auto _ : state) {
+        state.PauseTiming();
+        quiet(*s, "match allocate " + jobspec());
+        state.ResumeTiming();
+        if (!rq::state::save(*s, kFile, true).ok()) return state.SkipWithError("save changes failed");
+    }
+}
+BENCHMARK(BM_SaveChangesAfterOneMatch)->Unit(benchmark::kMillisecond)->Iterations(20);
+
+void BM_SaveWhole(benchmark::State& state) {
+    auto s = start(recipe());
+    if (!s) return state.SkipWithError("cannot load the recipe");
+    for (int i = 0; i < 10; ++i) quiet(*s, "match allocate " + jobspec());
+    for (auto _ : state)
+        if (!rq::state::save(*s, kFile, false).ok()) return state.SkipWithError("whole save failed");
+}
+BENCHMARK(BM_SaveWhole)->Unit(benchmark::kMillisecond)->Iterations(5);
+
+void BM_Resume(benchmark::State& state) {
+    {
+        auto s = start(recipe());
+        if (!s) return state.SkipWithError("cannot load the recipe");
+        for (int i = 0; i < 10; ++i) quiet(*s, "match allocate " + jobspec());
+        if (!rq::state::save(*s, kFile, false).ok()) return state.SkipWithError("whole save failed");
+    }
+    for (auto _ : state) {
+        rq::Session s;
+        rq::Options o;
+        o.load_format = "db";
+        o.load_file = kFile;
+        if (!rq::state::start_session(s, o, "").ok()) return state.SkipWithError("resume failed");
+    }
+}
+BENCHMARK(BM_Resume)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+}  // namespace
+
+BENCHMARK_MAIN();

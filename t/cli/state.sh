@@ -1,0 +1,55 @@
+# save / -f db resume / allocated / available (issue 11, RFC 16).
+. "$(dirname "$0")/lib.sh"
+
+J="$SRC/t/data/jobspecs"
+run() { "$RQ" -L "$SRC/conf/tiny.graphml" -P high -d "$@" 2>&1; }
+strip_times() { sed -E 's/^(INFO: [0-9]+, [A-Z]+, -?[0-9]+, [^,]*, ).*/\1T/; s/(Match Time: ).*/\1T/'; }
+
+first="match allocate $J/whole-node.yaml
+match allocate_orelse_reserve $J/whole-node.yaml
+set-status /tiny0/rack0/node1 down
+match allocate_orelse_reserve $J/core.yaml
+cancel 1"
+rest="list
+match allocate_orelse_reserve $J/node-socket-core.yaml
+set-status /tiny0/rack0/node1 up
+match allocate $J/core.yaml
+info 5
+stat
+find sched-now=allocated"
+
+# The uninterrupted run's output after the cut equals the resumed one's.
+whole=$(printf '%s\n%s\n' "$first" "$rest" | run | strip_times)
+printf '%s\nsave s.db\n' "$first" | run >/dev/null
+resumed=$(printf '%s\n' "$rest" | run -f db -L s.db | strip_times)
+expect_eq "resumed output is the uninterrupted run's tail" "$(printf '%s\n' "$whole" | tail -n "$(printf '%s\n' "$resumed" | wc -l)")" "$resumed"
+expect_contains "resumed jobs" "INFO: 5, ALLOCATED" "$resumed"
+
+# A state file is recognised by its header without -f db.
+by_header=$(printf 'list\n' | run -L s.db)
+expect_contains "header recognition" "INFO: 2, " "$by_header"
+
+# Incremental save after a resume, then a second resume.
+printf 'match allocate_orelse_reserve %s\nsave s.db changes\n' "$J/core.yaml" | run -f db -L s.db >/dev/null
+again=$(printf 'list\n' | run -f db -L s.db)
+expect_contains "changes saved after a resume" "INFO: 4, RESERVED" "$again"
+
+# Foreign and corrupt files: one error naming the file, exit 1.
+echo "not a database" >text.db
+head -c 2048 s.db >cut.db
+for f in text.db cut.db; do
+    out=$(printf 'list\n' | run -f db -L $f)
+    status=$?
+    expect_eq "$f refused" 1 "$status"
+    expect_contains "$f named" "$f" "$out"
+done
+out=$(printf 'save text.db\n' | run)
+expect_contains "save refuses a foreign file" "ERROR: save: text.db" "$out"
+
+# allocated / available with --summary.
+q=$(printf 'match allocate %s\nallocated 1 --summary\navailable --summary\navailable --at 100000 --summary\nallocated 7\n' "$J/whole-node.yaml" | run)
+expect_contains "allocated counts" "INFO: core=16
+INFO: gpu=2" "$q"
+expect_contains "available later" "INFO: core=32" "$q"
+expect_contains "unknown job" "ERROR: nonexistent job 7" "$q"
+finish

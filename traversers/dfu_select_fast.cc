@@ -1,0 +1,155 @@
+// Ordered selection (issue 13): the pieces that let select() skip what
+// cannot change its choice, and prove afterwards that nothing did.
+//
+//  * cannot_hold(): at a prefix-omitted (pristine) level, a child whose
+//    subtree plan lacks what every requested resource needs is not walked
+//    (for all policies). Such a subtree yields no candidate of the
+//    requested types: each vertex of such a type inside it would be pruned
+//    by the same aggregate test (traversal.md §5), since a subtree holds at
+//    least what any vertex inside it holds. It only yields egroups of other
+//    types, which are never chosen and, with every id >= -1, all qualify.
+//  * For the ID-based policies without early stop, pristine levels are
+//    walked best bound first (select_order.h) and the walk stops once the
+//    next bound is strictly worse than the last candidate the choice takes.
+//    The choice is kept only if the taken candidates have distinct scores,
+//    all strictly better than every other candidate: the reference's sort
+//    then puts exactly them, in that order, in front, whatever order the
+//    walk found them in. Otherwise select() walks again exhaustively.
+#include <algorithm>
+
+#include "traversers/dfu.h"
+
+namespace rq {
+
+namespace {
+
+// A label on a non-slot resource is stored on every vertex the walk
+// matches to it, chosen or not; the ordered walk would store fewer.
+bool has_vertex_label(const std::vector<JobResource>& resources) {
+    for (const JobResource& r : resources) {
+        if (r.type != types::kSlot && !r.label.empty()) return true;
+        if (has_vertex_label(r.with)) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+const IdOrderIndex* DfuTraverser::ordered_index(const std::vector<JobResource>& resources) {
+    const IdOrder* order = policy_.id_order();
+    if (exhaustive_select_ || order == nullptr || flexible_ || subsystems_.size() != 1 || !ids_positive_)
+        return nullptr;
+    if (resources.size() != 1) return nullptr;
+    const JobResource& r = resources.front();
+    VertexId root = graph_.root(dominant());
+    if (r.type == types::kSlot || root == kNoVertex || r.type == graph_.type(root)) return nullptr;
+    if (has_vertex_label(resources)) return nullptr;
+    if (!id_index_ || id_index_->type() != r.type || !(id_index_->order() == *order))
+    {
+        TypeId t = r.type;
+        IdOrderIndex::NoneBelow none_below = [this, t](VertexId v) {
+            const SubtreePlan* plan = store_.subtree(v, 0);
+            if (plan == nullptr) return false;
+            int64_t i = plan->plan.index_of(t);
+            return i >= 0 && plan->plan.planner(static_cast<size_t>(i)).total() == 0;
+        };
+        id_index_ = std::make_unique<IdOrderIndex>(graph_, dominant(), t, *order, none_below);
+    }
+    return id_index_->usable() ? id_index_.get() : nullptr;
+}
+
+const std::vector<TypeId>& DfuTraverser::tracked_below(TypeId t) {
+    if (tracked_below_.size() <= t) tracked_below_.resize(t + 1u), tracked_below_ready_.resize(t + 1u, 0);
+    if (!tracked_below_ready_[t]) {
+        tracked_below_[t] = specs_.front().types_for(t);
+        tracked_below_ready_[t] = 1;
+    }
+    return tracked_below_[t];
+}
+
+bool DfuTraverser::cannot_hold(VertexId v, const std::vector<JobResource>& list) {
+    if (exhaustive_select_ || !ids_positive_ || list.empty()) return false;
+    const SubtreePlan* plan = store_.subtree(v, 0);
+    if (plan == nullptr) return false;
+    const MultiPlanner& mp = plan->plan;
+    TypeId vtype = graph_.type(v);
+    std::vector<int64_t> request;
+    for (const JobResource& r : list) {
+        if (r.type == vtype) return false;  // v itself may be the candidate
+        // None of the resource itself, or of something it needs, below v.
+        bool lacks = false;
+        auto absent = [&](TypeId t) {
+            int64_t i = mp.index_of(t);
+            return i >= 0 && t != vtype && mp.planner(static_cast<size_t>(i)).total() == 0;
+        };
+        if (r.type != types::kSlot) lacks = absent(r.type);
+        for (auto& [t, n] : r.aggregate)
+            if (!lacks && n > 0) lacks = absent(t);
+        // Not enough free now, of a type the resource's own vertices track.
+        if (!lacks && r.type != types::kSlot && !flexible_ && !r.aggregate.empty()) {
+            request.assign(mp.size(), 0);
+            bool any = false;
+            for (TypeId t : tracked_below(r.type)) {
+                int64_t i = mp.index_of(t);
+                if (i < 0 || t == vtype) continue;
+                for (auto& [at, n] : r.aggregate)
+                    if (at == t && n > 0) request[static_cast<size_t>(i)] = n, any = true;
+            }
+            lacks = any && !mp.fits(at_, duration_, request);
+        }
+        if (!lacks) return false;
+    }
+    return true;
+}
+
+void DfuTraverser::record_candidate(int64_t score, int64_t count) {
+    walk_.found.emplace_back(score, count);
+    if (score > 0) walk_.qualified += count;
+    walk_.dirty = true;
+}
+
+bool DfuTraverser::beyond_threshold(int64_t bound) {
+    const JobResource& r = *walk_.request;
+    // Until the qualified count reaches the maximum, how many units the
+    // choice takes (calc_count) may still change.
+    if (walk_.qualified < int64_t(r.count.max) || walk_.qualified > int64_t(UINT32_MAX)) return false;
+    if (walk_.dirty) {
+        walk_.dirty = false;
+        walk_.has_threshold = false;
+        int64_t k = calc_count(r, static_cast<uint32_t>(walk_.qualified));
+        if (k <= 0) return false;
+        auto sorted = walk_.found;
+        const IdOrderIndex& index = *walk_.index;
+        std::sort(sorted.begin(), sorted.end(),
+                  [&](const auto& a, const auto& b) { return index.worse(b.first, a.first); });
+        int64_t covered = 0;
+        for (auto& [score, count] : sorted) {
+            covered += count;
+            if (covered >= k) {
+                walk_.threshold = score;
+                walk_.has_threshold = true;
+                break;
+            }
+        }
+    }
+    return walk_.has_threshold && walk_.index->worse(bound, walk_.threshold);
+}
+
+bool DfuTraverser::choice_is_exact(const ScoreSet& outer) const {
+    if (walk_.index == nullptr) return false;
+    const TypeEvals* evals = outer.find(dominant(), walk_.index->type());
+    if (evals == nullptr || evals->best_k <= 0 || evals->best_i == 0) return false;
+    const auto& groups = evals->groups;
+    size_t taken = std::min(evals->best_i, groups.size());
+    auto strictly_after = [&](size_t later, size_t earlier) {
+        return walk_.index->worse(groups[later].score, groups[earlier].score);
+    };
+    for (size_t i = 1; i < taken; ++i)
+        if (!strictly_after(i, i - 1)) return false;
+    if (taken < groups.size() && !strictly_after(taken, taken - 1)) return false;
+    for (const EGroup& g : groups)
+        if (!g.qualified()) return false;
+    return true;
+}
+
+}  // namespace rq

@@ -1,0 +1,64 @@
+#include "traversers/select_order.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace rq {
+
+IdOrderIndex::IdOrderIndex(const ResourceGraph& graph, SubsystemId s, TypeId t, IdOrder order,
+                           const NoneBelow& none_below)
+    : none_below_(&none_below), subsystem_(s), type_(t), order_(order) {
+    int64_t best = 0;
+    build(graph, graph.root(s), 0, 0, best);
+    none_below_ = nullptr;
+}
+
+bool IdOrderIndex::build(const ResourceGraph& graph, VertexId v, int64_t factor, int depth, int64_t& best) {
+    if (depth > 4096) {  // a cycle or an absurd depth: no fast path
+        usable_ = false;
+        return false;
+    }
+    bool is_node = graph.type(v) == types::kNode;
+    bool found = false;
+    if (graph.type(v) == type_) {
+        best = graph.id(v) + 2 + (order_.node_centric ? factor : 0);
+        found = true;
+    }
+    int64_t below_factor = factor;
+    if (order_.node_centric && is_node) {
+        if (factor != 0) usable_ = false;  // nested nodes: the factor bookkeeping drifts
+        below_factor = (graph.id(v) + 2) * 10000 + std::llabs(graph.uniq_id(v) % 10000 - 1);
+    }
+    std::vector<Child> kids;
+    if (!(order_.node_centric && is_node) && (*none_below_)(v)) return found;
+    for (EdgeId e : graph.out(v)) {
+        if (graph.subsystem(e) != subsystem_) continue;
+        VertexId w = graph.target(e);
+        if (graph.is_leaf(w) && graph.type(w) != type_) continue;  // the bulk of a graph: skip cheaply
+        int64_t child_best = 0;
+        if (!build(graph, w, below_factor, depth + 1, child_best)) continue;
+        kids.push_back({child_best, e});
+        if (!found || worse(best, child_best)) best = child_best;
+        found = true;
+    }
+    if (!kids.empty()) {
+        // Stable: equal bounds keep the out-edge order.
+        std::stable_sort(kids.begin(), kids.end(),
+                         [this](const Child& a, const Child& b) { return worse(b.bound, a.bound); });
+        children_.emplace(v, std::move(kids));
+    }
+    return found;
+}
+
+const std::vector<IdOrderIndex::Child>* IdOrderIndex::children(VertexId u) const {
+    auto it = children_.find(u);
+    return it == children_.end() ? nullptr : &it->second;
+}
+
+bool ids_give_positive_scores(const ResourceGraph& graph) {
+    for (VertexId v = 0; v < graph.num_vertices(); ++v)
+        if (!graph.is_removed(v) && graph.id(v) < -1) return false;
+    return true;
+}
+
+}  // namespace rq

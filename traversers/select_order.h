@@ -1,0 +1,74 @@
+// The ordered child index of the ID-based policies without early stop
+// (high, low, hinode, lonode, hinodex, lonodex and custom strings): for one
+// requested type T, every vertex whose subtree holds a T vertex lists those
+// of its children, best possible candidate score first. The traverser walks
+// a prefix-omitted (pristine) level in that order and stops once nothing
+// left can beat the candidates already found (dfu_select.cc).
+//
+// A T vertex w scores id(w) + 2, plus the factor of its enclosing node when
+// the policy is node-centric (policies.md §4); a subtree's bound is the best
+// such score in it. The bounds depend on ids only, so the index is built
+// once per (type, policy) and dropped when the graph changes.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "resource/graph.h"
+
+namespace rq {
+
+// How an ID-based policy ranks candidates.
+struct IdOrder {
+    bool high = true;          // greater scores first (else lower first)
+    bool node_centric = false; // node factor on
+    bool operator==(const IdOrder& o) const { return high == o.high && node_centric == o.node_centric; }
+};
+
+class IdOrderIndex {
+public:
+    struct Child {
+        int64_t bound;  // best score of a T vertex in the child's subtree
+        EdgeId edge;
+    };
+
+    // Whether v's subtree (v excluded) surely holds no vertex of the type;
+    // such subtrees are not walked (the subtree plans know for tracked types).
+    using NoneBelow = std::function<bool(VertexId)>;
+
+    // Builds the index of type `t` over the dominant subsystem `s`.
+    IdOrderIndex(const ResourceGraph& graph, SubsystemId s, TypeId t, IdOrder order, const NoneBelow& none_below);
+
+    TypeId type() const { return type_; }
+    const IdOrder& order() const { return order_; }
+    // False when the graph breaks an assumption of the bounds (nested
+    // nodes with the node factor on): the caller walks exhaustively.
+    bool usable() const { return usable_; }
+    // The children of `u` holding a T vertex, best bound first; nullptr if
+    // none.
+    const std::vector<Child>* children(VertexId u) const;
+    // Whether bound `a` is strictly worse than score `b` for this order.
+    bool worse(int64_t a, int64_t b) const { return order_.high ? a < b : a > b; }
+
+private:
+    // Returns whether v's subtree holds a T vertex; `best` gets its bound.
+    bool build(const ResourceGraph& graph, VertexId v, int64_t factor, int depth, int64_t& best);
+
+    const NoneBelow* none_below_ = nullptr;  // during construction only
+
+    SubsystemId subsystem_;
+    TypeId type_;
+    IdOrder order_;
+    bool usable_ = true;
+    std::unordered_map<VertexId, std::vector<Child>> children_;
+};
+
+// True when every vertex id is >= -1, so that every candidate score of the
+// ID-based, locality and variation policies is positive (and qualifies).
+// Skipping a subtree that cannot hold the request is exact only then.
+bool ids_give_positive_scores(const ResourceGraph& graph);
+
+}  // namespace rq
