@@ -34,8 +34,8 @@ bool read_r_file(Session& s, const std::string& reader, std::initializer_list<co
 }
 
 // The reference's message block for a failed `remove`, by path or by ranks.
-void report_remove_error(const Status& removed) {
-    if (removed.ok()) return;
+Next report_remove_error(const Status& removed) {
+    if (removed.ok()) return Next::kContinue;
     // For a path that names nothing the reference's errno text reads "No
     // such file or directory", as if TARGET were a file: name the path.
     std::string what = removed.code() == Errc::kNotFound ? removed.message() : errc_text(removed.code());
@@ -43,6 +43,7 @@ void report_remove_error(const Status& removed) {
               << "ERROR: remove_subgraph: ERROR: remove_subgraph error: " << what << "\n"
               << "remove_subgraph: ERROR: traverser returned error: \n"
               << std::endl;
+    return Next::kFailed;
 }
 
 // The errno the reference's JGF reader leaves behind when attach fails
@@ -65,20 +66,20 @@ Next cmd_update(Session& s, const Args& args) {
     const std::string& reader = args[2];
     if (sub != "allocate" && sub != "reserve") {
         std::cerr << "ERROR: unknown subcmd " << sub << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
     std::string text;
-    if (!read_r_file(s, reader, {"jgf", "rv1exec", "jgf_shorthand"}, args[3], text)) return Next::kContinue;
+    if (!read_r_file(s, reader, {"jgf", "rv1exec", "jgf_shorthand"}, args[3], text)) return Next::kFailed;
     int64_t jobid = parse_integer(args[4]);
     int64_t at = parse_integer(args[5]);
     int64_t duration = parse_integer(args[6]);
     if (s.is_live(jobid)) {
         std::cerr << "ERROR: existing Jobid " << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
     if (at < 0 || duration == 0) {
         std::cerr << "ERROR: invalid time (" << at << ", " << duration << ")" << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
 
     auto start = std::chrono::steady_clock::now();
@@ -118,7 +119,7 @@ Next cmd_update(Session& s, const Args& args) {
     }
     s.out().flush();
     s.next_jobid = jobid + 1;
-    return Next::kContinue;
+    return result.ok() ? Next::kContinue : Next::kFailed;
 }
 
 Next cmd_attach(Session& s, const Args& args) {
@@ -126,7 +127,7 @@ Next cmd_attach(Session& s, const Args& args) {
     std::string text;
     if (!s.read_input(args[1], text)) {
         std::cerr << "ERROR: can't open " << args[1] << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
     Status attached = s.traverser->attach(text);
     if (!attached.ok()) {
@@ -136,25 +137,24 @@ Next cmd_attach(Session& s, const Args& args) {
                   << "ERROR: add_subgraph: ERROR: add subgraph error: " << attach_errno_text(attached) << "\n"
                   << "add_subgraph: ERROR: reader returned error: " << message << "\n"
                   << std::endl;
+        return Next::kFailed;
     }
     return Next::kContinue;
 }
 
 Next cmd_remove(Session& s, const Args& args) {
     if (args.size() != 3) return malformed();
-    if (args[2] == "true") {
-        report_remove_error(s.traverser->remove_path(args[1]));
-    } else if (args[2] == "false") {
+    if (args[2] == "true") return report_remove_error(s.traverser->remove_path(args[1]));
+    if (args[2] == "false") {
         auto ranks = decode_idset(args[1]);
         if (!ranks) {
             std::cerr << "ERROR: failed to decode ranks." << std::endl;
-            return Next::kContinue;
+            return Next::kFailed;
         }
-        report_remove_error(s.traverser->remove_ranks(*ranks));
-    } else {
-        std::cerr << "ERROR: invalid path boolean input " << std::endl;
+        return report_remove_error(s.traverser->remove_ranks(*ranks));
     }
-    return Next::kContinue;
+    std::cerr << "ERROR: invalid path boolean input " << std::endl;
+    return Next::kFailed;
 }
 
 Next cmd_partial_cancel(Session& s, const Args& args) {
@@ -162,15 +162,15 @@ Next cmd_partial_cancel(Session& s, const Args& args) {
     int64_t jobid = parse_integer(args[1]);
     const std::string& reader = args[2];
     std::string text;
-    if (!read_r_file(s, reader, {"jgf", "rv1exec"}, args[3], text)) return Next::kContinue;
+    if (!read_r_file(s, reader, {"jgf", "rv1exec"}, args[3], text)) return Next::kFailed;
     auto job = s.jobs.find(jobid);
     if (job == s.jobs.end() || job->second.state == JobState::kCanceled) {
         std::cerr << "ERROR: nonexistent job " << jobid << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
     if (job->second.state == JobState::kReserved) {
         std::cerr << "ERROR: reservations not currently supported by partial cancel" << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
     s.traverser->clear_message();
     auto released = s.traverser->partial_cancel(jobid, reader, text);
@@ -193,7 +193,7 @@ Next cmd_partial_cancel(Session& s, const Args& args) {
                 << kRule;
         s.out().flush();
     }
-    return Next::kContinue;
+    return released.ok() ? Next::kContinue : Next::kFailed;
 }
 
 }  // namespace rq

@@ -11,7 +11,7 @@ namespace rq {
 Next cmd_find(Session& s, const Args& args) {
     if (args.size() < 2) {
         std::cerr << "ERROR: malformed command: " << std::endl;  // (sic)
-        return Next::kContinue;
+        return Next::kFailed;
     }
     std::string criteria = args[1];
     for (size_t i = 2; i < args.size(); ++i) criteria += " " + args[i];
@@ -24,14 +24,14 @@ Next cmd_find(Session& s, const Args& args) {
         std::cerr << found.message() << "\n";
         if (!found.error().detail.empty()) std::cerr << "  " << found.error().detail << "\n";
         std::cerr.flush();
-        return Next::kContinue;
+        return Next::kFailed;
     }
     Status written = s.writer->flush(s.out());
     s.out().flush();
     if (!written.ok()) {
         s.writer->reset();
         std::cerr << "find: ERROR: find writer emit: " << errc_text(written.code()) << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
     s.out() << "INFO: =============================\n"
             << "INFO: EXPRESSION=\"" << criteria << "\"\n"

@@ -31,13 +31,13 @@ Next cmd_cancel(Session& s, const Args& args) {
     int64_t jobid = parse_jobid(args[1]);
     if (!s.is_live(jobid)) {
         std::cerr << "cancel: ERROR: nonexistent job " << jobid << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
     Status done = s.traverser->cancel(jobid);
     s.jobs[jobid].state = JobState::kCanceled;
     if (!done.ok()) {
         std::cerr << "cancel: ERROR: error encountered while removing job " << jobid << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
     if (args.size() == 3 && args[2] == "stats") {
         s.out() << "INFO: =============================\n"
@@ -61,7 +61,7 @@ Next cmd_info(Session& s, const Args& args) {
     auto it = s.jobs.find(jobid);
     if (it == s.jobs.end()) {
         std::cerr << "info: ERROR: nonexistent job " << jobid << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
     print_job(it->second);
     std::cout.flush();

@@ -156,10 +156,9 @@ Next cmd_match(Session& s, const Args& args) {
     MatchOp op;
     if (!parse_match_op(args[1], op)) {
         std::cerr << "ERROR: unknown subcmd " << args[1] << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
-    match_one(s, op, args[2]);
-    return Next::kContinue;
+    return match_one(s, op, args[2]) == Attempt::kMatched ? Next::kContinue : Next::kFailed;
 }
 
 Next cmd_multi_match(Session& s, const Args& args) {
@@ -167,11 +166,15 @@ Next cmd_multi_match(Session& s, const Args& args) {
     MatchOp op;
     if (!parse_match_op(args[1], op)) {
         std::cerr << "ERROR: unknown subcmd " << args[1] << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
-    for (size_t i = 2; i < args.size(); ++i)
-        if (match_one(s, op, args[i]) == Attempt::kFailed) break;
-    return Next::kContinue;
+    Next next = Next::kContinue;
+    for (size_t i = 2; i < args.size(); ++i) {
+        Attempt attempt = match_one(s, op, args[i]);
+        if (attempt != Attempt::kMatched) next = Next::kFailed;
+        if (attempt == Attempt::kFailed) break;
+    }
+    return next;
 }
 
 }  // namespace rq

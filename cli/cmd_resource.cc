@@ -15,12 +15,12 @@ Next cmd_set_property(Session& s, const Args& args) {
     if (eq == std::string::npos || eq == 0 || eq == kv.size() - 1) {
         s.out() << "Incorrect input format. \n"
                 << "Please use `set-property <resource> PROPERTY=VALUE`.\n";
-        return Next::kContinue;
+        return Next::kFailed;
     }
     auto vertices = s.graph->at_path(path);
     if (vertices.empty()) {
         s.out() << "Couldn't find path " << path << " in resource graph.\n";
-        return Next::kContinue;
+        return Next::kFailed;
     }
     for (VertexId v : vertices) s.graph->set_property(v, kv.substr(0, eq), kv.substr(eq + 1));
     return Next::kContinue;
@@ -32,7 +32,7 @@ Next cmd_get_property(Session& s, const Args& args) {
     auto vertices = s.graph->at_path(path);
     if (vertices.empty()) {
         s.out() << "Could not find path " << path << " in resource graph.\n";
-        return Next::kContinue;
+        return Next::kFailed;
     }
     for (VertexId v : vertices) {
         const PropertyMap* props = s.graph->properties(v);
@@ -50,11 +50,11 @@ Next cmd_set_status(Session& s, const Args& args) {
     const std::string& path = args[1];
     if (s.graph->at_path(path).empty()) {
         s.out() << "Could not find path " << path << " in resource graph.\n";
-        return Next::kContinue;
+        return Next::kFailed;
     }
     if (args[2] != "up" && args[2] != "down") {
         std::cerr << "ERROR: unrecognized status" << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
     SubsystemId dominant = s.graph->subsystems().find(s.options.subsystems.front());
     mark_status(*s.graph, dominant, path, args[2] == "up");
@@ -67,7 +67,7 @@ Next cmd_get_status(Session& s, const Args& args) {
     auto vertices = s.graph->at_path(path);
     if (vertices.empty()) {
         s.out() << "Could not find path " << path << " in resource graph.\n";
-        return Next::kContinue;
+        return Next::kFailed;
     }
     for (VertexId v : vertices) s.out() << path << (s.graph->is_up(v) ? " is up" : " is down") << "\n";
     return Next::kContinue;

@@ -1,7 +1,10 @@
 #include "cli/command_table.h"
 #include "utilities/file.h"
 
+#include "cli/json_output.h"
+
 #include <fstream>
+#include <optional>
 #include <iostream>
 #include <sstream>
 
@@ -100,14 +103,27 @@ Next run_command_line(Session& session, const std::string& line) {
     Args args;
     for (std::string token; in >> token;) args.push_back(token);
     if (args.empty()) return Next::kContinue;
+    std::optional<JsonCapture> json;
+    if (session.options.json) json.emplace(session.json_streams());
     const Command* command = find_command(args[0]);
-    if (command == nullptr) return Next::kContinue;
+    if (command == nullptr) {
+        if (args[0][0] == '#') return Next::kContinue;
+        if (session.interactive || session.options.fail_fast)
+            std::cerr << "unknown command '" << args[0] << "'; type help" << std::endl;
+        return Next::kFailed;
+    }
     Next next = Next::kContinue;
-    if (session.around_command)
-        next = session.around_command(args, [&] { return command->run(session, args) == Next::kQuit; })
-                   ? Next::kQuit : Next::kContinue;
-    else
+    if (session.around_command) {
+        // (--state) the wrapper tells only whether to quit: keep the
+        // handler's own answer for --fail-fast.
+        bool quit = session.around_command(args, [&] {
+            next = command->run(session, args);
+            return next == Next::kQuit;
+        });
+        if (quit) next = Next::kQuit;
+    } else {
         next = command->run(session, args);
+    }
     // One flush per command, not per line: whoever reads our output
     // through a pipe sees each answer whole (stderr is tied to stdout, so
     // error lines keep their place).
@@ -118,7 +134,7 @@ Next run_command_line(Session& session, const std::string& line) {
 
 Next malformed() {
     std::cerr << "ERROR: malformed command" << std::endl;
-    return Next::kContinue;
+    return Next::kFailed;
 }
 
 Next cmd_cat(Session&, const Args& args) {
@@ -127,7 +143,7 @@ Next cmd_cat(Session&, const Args& args) {
     if (!read_file(args[1], text, &why)) {
         // A directory opens but cannot be read: say so, never "success".
         std::cerr << "ERROR: can't open " << args[1] << "\n  " << args[1] << ": " << why << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
     std::cout << text;
     if (!text.empty() && text.back() != '\n') std::cout << "\n";
@@ -140,11 +156,12 @@ Next cmd_help(Session&, const Args& args) {
     for (auto& c : command_table()) {
         if (args.size() > 1 && args[1] != c.name && args[1] != c.abbreviation) continue;
         std::cout << "INFO: " << c.name << " (" << c.abbreviation << ") -- " << c.help << "\n";
+        if (args.size() > 1) std::cout << command_details(c.name);
         any = true;
     }
     if (!any) std::cout << "ERROR: unknown command: " << args[1] << "\n";
     std::cout.flush();
-    return Next::kContinue;
+    return any ? Next::kContinue : Next::kFailed;
 }
 
 Next cmd_quit(Session&, const Args&) { return Next::kQuit; }

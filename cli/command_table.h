@@ -11,7 +11,9 @@ namespace rq {
 
 using Args = std::vector<std::string>;
 
-enum class Next { kContinue, kQuit };
+// What a handler tells the REPL: go on, go on after a failure (reported;
+// --fail-fast stops there), or end the session.
+enum class Next { kContinue, kFailed, kQuit };
 
 struct Command {
     const char* name;
@@ -29,8 +31,13 @@ const std::vector<Command>& command_table();
 const Command* find_command(const std::string& word);
 
 // Splits a line on whitespace and runs it. Unknown first words (and `#`
-// comments) are ignored silently, as in the reference.
+// comments) are ignored silently, as in the reference, except that an
+// interactive session (session.interactive) says so on stderr; an unknown
+// word other than a `#` comment counts as a failed command (--fail-fast).
 Next run_command_line(Session& session, const std::string& line);
+
+// The long help of `help CMD` (every argument); "" if none.
+const char* command_details(const std::string& name);  // command_help.cc
 
 // Handlers, grouped by file.
 Next cmd_match(Session&, const Args&);           // cmd_match.cc

@@ -1,6 +1,7 @@
 // resource-query: match jobspecs against a resource graph, interactively.
 #include <iostream>
 
+#include "cli/json_output.h"
 #include "cli/options.h"
 #include "cli/repl.h"
 
@@ -12,10 +13,16 @@ int main(int argc, char** argv) {
         std::cerr << rq::usage_text();
         return 1;
     }
+    // Asked-for help and version go to stdout (the reference prints -h to
+    // stderr); the usage after an option error stays on stderr.
     if (options->show_help) {
-        std::cerr << rq::usage_text();
+        std::cout << rq::usage_text();
         return 0;
     }
-    for (auto& w : warnings) std::cerr << w << "\n";
+    if (options->show_version) {
+        std::cout << rq::version_line() << "\n";
+        return 0;
+    }
+    for (auto& w : warnings) std::cerr << (options->json ? rq::json_lines_from_errors(w) : w + "\n");
     return rq::run_session(*options);
 }

@@ -41,6 +41,9 @@ const std::vector<std::string> kMatchFormats = {"simple", "pretty_simple", "jgf"
                                                 // environment variables (pools/env_writer.h)
                                                 "env", "env_export"};
 
+// Values of our long-only options (beyond any char getopt returns).
+enum LongOnly { kVersion = 256, kNoHistory, kFailFast, kJson };
+
 bool one_of(const std::string& v, const std::vector<std::string>& list) {
     return std::find(list.begin(), list.end(), v) != list.end();
 }
@@ -130,6 +133,10 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
         {"disable-prompt", no_argument, nullptr, 'd'},
         {"help", no_argument, nullptr, 'h'},
         {"resource", required_argument, nullptr, kResourceOption},
+        {"version", no_argument, nullptr, kVersion},
+        {"no-history", no_argument, nullptr, kNoHistory},
+        {"fail-fast", no_argument, nullptr, kFailFast},
+        {"json", no_argument, nullptr, kJson},
         {"state", required_argument, nullptr, 1000},
         {"queues", required_argument, nullptr, 'Q'},
         {"queue-policy", required_argument, nullptr, kQueuePolicy},
@@ -207,6 +214,10 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
         case 'd': o.disable_prompt = true; break;
         case 'h': o.show_help = true; return o;
         case kResourceOption: o.pool_resources.push_back(arg); break;
+        case kVersion: o.show_version = true; return o;
+        case kNoHistory: o.no_history = true; break;
+        case kFailFast: o.fail_fast = true; break;
+        case kJson: o.json = true; break;
         case 1000: o.state_file = arg; break;
         default: {
             Status queued = parse_queue_option(ch, arg, o);
@@ -231,6 +242,14 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
     if (!o.load_local_machine && o.state_file.empty() && !exists(o.load_file))
         return make_error(Errc::kInvalid, "[ERROR] file does not exist for --load-file: " + o.load_file);
     return o;
+}
+
+std::string version_line() {
+#ifndef RQ_VERSION
+#define RQ_VERSION "unknown"
+#endif
+    return std::string("resource-query ") + RQ_VERSION +
+           " (clean-room reimplementation of Flux resource-query)";
 }
 
 const char* usage_text() {
@@ -361,6 +380,25 @@ SIMULATED QUEUE (commands submit, queue, advance, run; see README):
 
     --replay-csv=<filename>
             Write the per-job CSV there instead of the output stream
+    --version
+            Print the version and exit
+
+    --no-history
+            Neither read nor write the REPL history file
+            ($HOME/.resource_query_history; only interactive sessions
+            use it)
+
+    --fail-fast
+            When commands come from a pipe or a file: stop at the first
+            command that fails (malformed, unreadable file, rejected, no
+            match) and exit with status 1. Without it the exit status is
+            0 whatever the commands did.
+
+    --json
+            Print every output line as one JSON value: result blocks as
+            objects, JSON match output as objects, text output as
+            strings, errors as {"error": ...}, so the output can be piped
+            to jq
 )";
 }
 

@@ -26,6 +26,12 @@ struct Options {
     bool elapse_time = false;
     bool disable_prompt = false;
     bool show_help = false;
+    bool show_version = false;   // --version
+    // Additions of our own (long options only, so the reference's short
+    // option string stays as it is): README "Scripting and the REPL".
+    bool no_history = false;     // --no-history: don't read or write ~/.resource_query_history
+    bool fail_fast = false;      // --fail-fast: a script stops, exit 1, at the first failed command
+    bool json = false;           // --json: every output line is one JSON value
     // -f hwloc without -L: detect the machine resource-query runs on.
     bool load_local_machine = false;
     // --resource NAME=DEF (HyperQueue pools; pools/), in order.
@@ -51,6 +57,9 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
 
 // The usage text printed by -h and on usage errors.
 const char* usage_text();
+
+// The line --version prints.
+std::string version_line();
 
 // Resolves a -S selector (e.g. "C+PA") to subsystem names, dominant first.
 Result<std::vector<std::string>> resolve_subsystems(const std::string& selector);

@@ -2,17 +2,17 @@
 
 #include <unistd.h>
 
-#include <readline/history.h>
-#include <readline/readline.h>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <iostream>
 #include <sstream>
 
 #include "cli/command_table.h"
+#include "cli/json_output.h"
+#include "cli/line_reader.h"
 #include "cli/load_progress.h"
 #include "utilities/file.h"
 #include "resource/graph_export.h"
@@ -53,25 +53,62 @@ void print_graph_stats(const ResourceGraph& g, double load_seconds) {
     std::cout.flush();
 }
 
-// Reads lines with GNU readline (prompt and history) on a terminal, plain
-// getline otherwise.
-class LineReader {
-public:
-    explicit LineReader(bool prompt) : tty_(isatty(STDIN_FILENO)), prompt_(prompt && tty_) {}
-    bool next(std::string& line) {
-        if (!tty_) return static_cast<bool>(std::getline(std::cin, line));
-        char* raw = readline(prompt_ ? "resource-query> " : "");
-        if (raw == nullptr) return false;
-        line = raw;
-        if (!line.empty()) add_history(raw);
-        std::free(raw);
-        return true;
+// The resource paths one level below the word's parent path, in the
+// dominant subsystem (the roots when the word has no parent).
+std::vector<std::string> child_paths(const Session& session, const std::string& word) {
+    constexpr size_t kMost = 2000;  // a completion list nobody reads is no help
+    const ResourceGraph& g = *session.graph;
+    SubsystemId dominant = g.subsystems().find(session.options.subsystems.front());
+    std::vector<std::string> out;
+    size_t slash = word.rfind('/');
+    if (slash == std::string::npos || slash == 0) {
+        if (g.has_root(dominant)) out.emplace_back(g.path(g.root(dominant), dominant));
+        return out;
     }
+    for (VertexId parent : g.at_path(word.substr(0, slash)))
+        for (EdgeId e : g.out(parent)) {
+            if (!g.edge_alive(e) || g.subsystem(e) != dominant) continue;
+            std::string_view path = g.path(g.target(e), dominant);
+            if (!path.empty() && out.size() < kMost) out.emplace_back(path);
+        }
+    return out;
+}
 
-private:
-    bool tty_;
-    bool prompt_;
-};
+CompletionContext completion_context(const Session& session) {
+    CompletionContext context;
+    for (auto& [id, job] : session.jobs)
+        if (job.state != JobState::kCanceled) context.live_jobids.push_back(std::to_string(id));
+    context.paths = [&session](const std::string& word) { return child_paths(session, word); };
+    return context;
+}
+
+// The command loop; returns the exit status (1 when --fail-fast stopped a
+// script).
+int run_commands(Session& session) {
+    const Options& options = session.options;
+    LineReaderConfig config;
+    config.prompt = !options.disable_prompt;
+    config.history = !options.no_history;
+    config.prompt_to_stderr = options.json;
+    config.context = [&session] { return completion_context(session); };
+    LineReader reader(std::move(config));
+    session.interactive = reader.interactive();
+    size_t line_number = 0;
+    for (std::string line; reader.next(line);) {
+        ++line_number;
+        Next next = run_command_line(session, line);
+        if (next == Next::kQuit) break;
+        // Not at a terminal: a typo must not end a session and its jobs.
+        if (next == Next::kFailed && options.fail_fast && !session.interactive) {
+            std::optional<JsonCapture> json;
+            if (options.json) json.emplace(session.json_streams());
+            std::cerr << "resource-query: --fail-fast: stopped at input line " << line_number << ": " << line
+                      << std::endl;
+            return 1;
+        }
+    }
+    return 0;
+}
 
 }  // namespace
 
@@ -135,6 +172,9 @@ Status init_session(Session& session, const Options& options, const std::string&
 int run_session(const Options& given) {
     Session session;
     Options options = given;
+    // --json: start-up lines and errors as JSON lines too.
+    std::optional<JsonCapture> json;
+    if (options.json) json.emplace(std::vector<std::ostream*>{&std::cerr, &std::cout});
     std::string source_text;
     bool pool_source = options.load_format == "local" || options.load_format == "resource";  // no file
     if (!options.load_local_machine && !pool_source && !read_file(options.load_file, source_text) &&
@@ -160,10 +200,9 @@ int run_session(const Options& given) {
             return fail_startup("resource_query_t: ERROR: can't open " + options.test_output + "\n");
     }
 
+    json.reset();
     if (!options.replay.empty()) return run_replay(session);
-    LineReader reader(!options.disable_prompt);
-    for (std::string line; reader.next(line);)
-        if (run_command_line(session, line) == Next::kQuit) break;
+    int status = run_commands(session);
     finish_queue(session);
     // Closes the files `save` and --state keep open: each folds its write-ahead
     // log back in, so FILE alone holds the session again.
@@ -179,9 +218,9 @@ int run_session(const Options& given) {
     std::cout.flush();
     std::cerr.flush();
     std::fflush(nullptr);
-    std::_Exit(0);
+    std::_Exit(status);
 #endif
-    return 0;
+    return status;
 }
 
 }  // namespace rq

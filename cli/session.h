@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cli/options.h"
 #include "policies/match_policy.h"
@@ -47,6 +48,15 @@ struct Session {
     // "out" of spec/cli.md §3: the -t file if given, else stdout.
     std::ofstream test_output;
     std::ostream& out() { return test_output.is_open() ? test_output : std::cout; }
+    // What --json converts: stderr first, then every output stream.
+    std::vector<std::ostream*> json_streams() {
+        std::vector<std::ostream*> streams = {&std::cerr, &std::cout};
+        if (test_output.is_open()) streams.push_back(&test_output);
+        return streams;
+    }
+
+    // Commands come from a terminal: say what an unknown command is.
+    bool interactive = false;
 
     // The job table and the counter of spec/cli.md §5.1.
     int64_t next_jobid = 1;

@@ -1,0 +1,179 @@
+// The long help of `help CMD`: every argument of each command (and, for
+// find, every key and operator). `help` alone keeps the reference's
+// one-line list.
+#include <map>
+#include <string>
+
+#include "cli/command_table.h"
+
+namespace rq {
+
+namespace {
+
+const char* kMatch = R"(usage: match SUB JOBSPEC
+  SUB is one of:
+    allocate                      allocate now, or report that nothing fits now
+    allocate_orelse_reserve       allocate now, else reserve at the earliest time it fits
+    allocate_with_satisfiability  allocate now; if it fails, also say whether it could
+                                  ever fit ("Unsatisfiable request")
+    satisfiability                only say whether the request could ever fit
+    without_allocating            find a match now but record nothing
+    without_allocating_future     find the earliest match but record nothing
+  JOBSPEC  a jobspec file (RFC 14 canonical jobspec, YAML or JSON)
+  A recorded job gets the next job id; see list, info, cancel.
+)";
+
+const char* kMultiMatch = R"(usage: multi-match SUB JOBSPEC1 JOBSPEC2 [JOBSPEC...]
+  SUB      as for match (allocate, allocate_orelse_reserve, ...)
+  JOBSPEC  two or more jobspec files, matched in turn; stops after the first
+           one that does not match (an unreadable file does not stop it)
+)";
+
+const char* kUpdate = R"(usage: update SUB READER R_FILE JOBID AT DURATION
+  SUB       allocate | reserve (both record the job; AT decides which it is)
+  READER    jgf | jgf_shorthand | rv1exec: the format of R_FILE
+  R_FILE    the resource set the job holds (e.g. the output of -F jgf or rv1)
+  JOBID     the job id to record it under (must not be allocated or reserved)
+  AT        start time in seconds (0 = now: ALLOCATED; later: RESERVED)
+  DURATION  length in seconds (not 0)
+  The job counter continues after JOBID.
+)";
+
+const char* kAttach = R"(usage: attach JGF_FILE
+  JGF_FILE  a JGF graph to add to the loaded graph; vertices already present
+            (same path and rank) are reused, new ones are created
+)";
+
+const char* kRemove = R"(usage: remove TARGET true|false
+  true   TARGET is a resource path (e.g. /cluster0/rack0/node1): remove that
+         vertex and its whole subtree
+  false  TARGET is an idset of ranks (e.g. 3, 1-3, [0,2]): remove every
+         vertex of those ranks
+)";
+
+const char* kFind = R"(usage: find EXPRESSION
+  EXPRESSION  terms KEY=VALUE joined by `and`, `or`, or nothing (= and),
+              evaluated left to right with equal precedence
+              (`a or b and c` is `(a or b) and c`); `( ... )` groups terms.
+  Keys (values are case-insensitive):
+    status=up|down                a resource or one of its ancestors is down
+    sched-now=allocated|free      allocated now (itself or an ancestor)
+    sched-future=reserved|free    reserved in the future (itself or an ancestor)
+    agfilter=true|t|false|f       always true; true also prints each vertex's
+                                  aggregate use (used:U, total:T) per type
+    names=HOSTLIST                the vertex name is in the hostlist (node[0-3])
+    property=NAME                 the vertex has a property NAME (set-property);
+                                  NAME is lower-cased before the test
+    jobid-alloc=JOBID             allocated to job JOBID
+    jobid-reserved=JOBID          reserved for job JOBID
+    jobid-tag=JOBID               tagged by job JOBID
+    jobid-span=JOBID              has a planner span of job JOBID
+                                  (JOBID: decimal or another Flux job-id encoding)
+  Operators: and, or, ( and ) as separate words.
+  Example: find status=up and ( sched-now=allocated or sched-future=reserved )
+)";
+
+const char* kCancel = R"(usage: cancel JOBID [stats]
+  JOBID  an allocated or reserved job (see list)
+  stats  also print the cancel's visit counts
+)";
+
+const char* kPartialCancel = R"(usage: partial-cancel JOBID READER R_FILE [stats]
+  JOBID   an allocated job (reservations cannot be partially cancelled)
+  READER  jgf | rv1exec: the format of R_FILE
+  R_FILE  the part of the job's resources to release; releasing all of them
+          cancels the job
+  stats   also print the visit counts
+)";
+
+const char* kSetProperty = R"(usage: set-property PATH KEY=VALUE
+  PATH       a resource path (e.g. /cluster0/rack0/node1)
+  KEY=VALUE  split at the first '='; replaces an existing KEY. Jobspec
+             constraints ("properties") and find property=KEY use it.
+)";
+
+const char* kGetProperty = R"(usage: get-property PATH
+  PATH  a resource path; prints its properties as KEY=VALUE, sorted by key
+)";
+
+const char* kSetStatus = R"(usage: set-status PATH up|down
+  PATH     a resource path
+  up|down  a down resource and its subtree are never matched
+)";
+
+const char* kGetStatus = R"(usage: get-status PATH
+  PATH  a resource path; prints "PATH is up" or "PATH is down"
+)";
+
+const char* kList = R"(usage: list
+  One line per job: JOBID, ALLOCATED|RESERVED|CANCELED, start time,
+  jobspec file, seconds spent matching
+)";
+
+const char* kInfo = R"(usage: info JOBID
+  JOBID  any job ever recorded; prints its line as list does
+)";
+
+const char* kStat = R"(usage: stat
+  Number of jobs recorded and the min/max/average match time of update
+)";
+
+const char* kSave = R"(usage: save FILE [changes]
+  FILE     an SQLite file to hold the whole session (resume it with -f db -L FILE)
+  changes  only what changed since this session last saved FILE whole
+)";
+
+const char* kAllocated = R"(usage: allocated [JOBID] [--summary]
+  JOBID      the job whose resources to print (default: every job's)
+  --summary  counts of the printed vertices by type instead of the -F output
+)";
+
+const char* kAvailable = R"(usage: available [--at T] [--summary]
+  --at T     what is free at time T (default: now)
+  --summary  counts of the printed vertices by type instead of the -F output
+)";
+
+const char* kCat = R"(usage: cat FILE
+  FILE  a file (typically a jobspec) to print
+)";
+
+const char* kHelp = R"(usage: help [COMMAND]
+  COMMAND  a command name or abbreviation; without it, list all commands
+)";
+
+const char* kQuit = R"(usage: quit
+  End the session (so does Ctrl-D at the prompt; Ctrl-C only cancels the
+  line being typed)
+)";
+
+}  // namespace
+
+const char* command_details(const std::string& name) {
+    static const std::map<std::string, const char*> details = {
+        {"match", kMatch},
+        {"multi-match", kMultiMatch},
+        {"update", kUpdate},
+        {"attach", kAttach},
+        {"remove", kRemove},
+        {"find", kFind},
+        {"cancel", kCancel},
+        {"partial-cancel", kPartialCancel},
+        {"set-property", kSetProperty},
+        {"get-property", kGetProperty},
+        {"set-status", kSetStatus},
+        {"get-status", kGetStatus},
+        {"list", kList},
+        {"info", kInfo},
+        {"stat", kStat},
+        {"save", kSave},
+        {"allocated", kAllocated},
+        {"available", kAvailable},
+        {"cat", kCat},
+        {"help", kHelp},
+        {"quit", kQuit},
+    };
+    auto it = details.find(name);
+    return it == details.end() ? "" : it->second;
+}
+
+}  // namespace rq
