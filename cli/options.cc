@@ -32,13 +32,55 @@ std::string lower(std::string s) {
 }
 
 const std::vector<std::string> kLoadFormats = {"grug",    "hwloc",  "jgf", "jgf_shorthand",
-                                               "rv1exec", "rv1exec_force", "db"};
+                                               "rv1exec", "rv1exec_force", "db",
+                                               // resource pools (pools/)
+                                               "hq", "canary", "ctest", "local"};
 const std::vector<std::string> kMatchFormats = {"simple", "pretty_simple", "jgf", "jgf_shorthand",
                                                 "rlite",  "rv1",           "rv1_nosched",
-                                                "rv1_shorthand"};
+                                                "rv1_shorthand",
+                                                // environment variables (pools/env_writer.h)
+                                                "env", "env_export"};
 
 bool one_of(const std::string& v, const std::vector<std::string>& list) {
     return std::find(list.begin(), list.end(), v) != list.end();
+}
+
+// Long-only options of the simulated queue (queue/).
+enum QueueOption { kQueuePolicy = 2000, kQueueDepth, kReservationDepth, kEventsJson, kReplay, kReplayShift,
+                   kReplayNodes, kReplayCsv };
+
+bool parse_count(const std::string& s, int64_t& n) {
+    if (s.empty() || s.size() > 12 || !std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); }))
+        return false;
+    n = std::stoll(s);
+    return true;
+}
+
+Status parse_queue_option(int ch, const std::string& arg, Options& o) {
+    switch (ch) {
+    case kQueuePolicy: o.queue_policy = arg; return ok_status();
+    case kQueueDepth:
+        if (!parse_count(arg, o.queue_depth))
+            return make_error(Errc::kInvalid, "[ERROR] --queue-depth needs a count (0 = all): " + arg);
+        return ok_status();
+    case kReservationDepth:
+        if (!parse_count(arg, o.reservation_depth))
+            return make_error(Errc::kInvalid, "[ERROR] --reservation-depth needs a count: " + arg);
+        return ok_status();
+    case kEventsJson: o.events_json = arg; return ok_status();
+    case 'Q':
+        if (!exists(arg)) return make_error(Errc::kInvalid, "[ERROR] file does not exist for --queues: " + arg);
+        o.queues_file = arg;
+        return ok_status();
+    case kReplay:
+        if (!exists(arg)) return make_error(Errc::kInvalid, "[ERROR] file does not exist for --replay: " + arg);
+        o.replay = arg;
+        return ok_status();
+    case kReplayShift: o.replay_shift = true; return ok_status();
+    case kReplayNodes: o.replay_nodes = true; return ok_status();
+    case kReplayCsv: o.replay_csv = arg; return ok_status();
+    default: return make_error(Errc::kInvalid, "");
+    }
 }
 
 }  // namespace
@@ -70,6 +112,7 @@ Result<std::vector<std::string>> resolve_subsystems(const std::string& selector)
 }
 
 Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& warnings) {
+    constexpr int kResourceOption = 1100;
     static const struct option long_options[] = {
         {"load-file", required_argument, nullptr, 'L'},
         {"load-format", required_argument, nullptr, 'f'},
@@ -86,7 +129,17 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
         {"elapse-time", no_argument, nullptr, 'e'},
         {"disable-prompt", no_argument, nullptr, 'd'},
         {"help", no_argument, nullptr, 'h'},
+        {"resource", required_argument, nullptr, kResourceOption},
         {"state", required_argument, nullptr, 1000},
+        {"queues", required_argument, nullptr, 'Q'},
+        {"queue-policy", required_argument, nullptr, kQueuePolicy},
+        {"queue-depth", required_argument, nullptr, kQueueDepth},
+        {"reservation-depth", required_argument, nullptr, kReservationDepth},
+        {"events-json", required_argument, nullptr, kEventsJson},
+        {"replay", required_argument, nullptr, kReplay},
+        {"replay-shift", no_argument, nullptr, kReplayShift},
+        {"replay-nodes", no_argument, nullptr, kReplayNodes},
+        {"replay-csv", required_argument, nullptr, kReplayCsv},
         {nullptr, 0, nullptr, 0},
     };
     Options o;
@@ -95,7 +148,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
     optind = 1;
     opterr = 1;  // getopt's own diagnostics for unknown options, as the reference
     int ch;
-    while ((ch = getopt_long(argc, argv, "L:f:W:S:P:T:F:g:o:p:t:r:edh", long_options, nullptr)) != -1) {
+    while ((ch = getopt_long(argc, argv, "L:f:W:S:P:T:F:g:o:p:t:r:edhQ:", long_options, nullptr)) != -1) {
         std::string arg = optarg ? optarg : "";
         switch (ch) {
         case 'L':
@@ -153,12 +206,28 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
         case 'e': o.elapse_time = true; break;
         case 'd': o.disable_prompt = true; break;
         case 'h': o.show_help = true; return o;
+        case kResourceOption: o.pool_resources.push_back(arg); break;
         case 1000: o.state_file = arg; break;
-        default: return make_error(Errc::kInvalid, "");
+        default: {
+            Status queued = parse_queue_option(ch, arg, o);
+            if (!queued) return queued.error();
+            break;
+        }
         }
     }
     if (optind < argc) return make_error(Errc::kInvalid, "");
     o.load_local_machine = o.load_format == "hwloc" && !load_file_given;
+    // Resource pools: --resource alone builds a one-worker machine; hq,
+    // canary and ctest read -L; local detects the machine.
+    if (!o.pool_resources.empty() && o.load_format == "grug" && !load_file_given) o.load_format = "resource";
+    bool pools = o.load_format == "resource" || o.load_format == "hq" || o.load_format == "canary" ||
+                 o.load_format == "ctest" || o.load_format == "local";
+    if (!o.pool_resources.empty() && !pools)
+        return make_error(Errc::kInvalid, "[ERROR] --resource works alone or with --load-format=hq|canary|ctest|local, not " +
+                                              o.load_format);
+    if ((o.load_format == "hq" || o.load_format == "canary" || o.load_format == "ctest") && !load_file_given)
+        return make_error(Errc::kInvalid, "[ERROR] --load-format=" + o.load_format + " needs --load-file=FILE");
+    if (o.load_format == "local" || o.load_format == "resource") return o;
     if (!o.load_local_machine && o.state_file.empty() && !exists(o.load_file))
         return make_error(Errc::kInvalid, "[ERROR] file does not exist for --load-file: " + o.load_file);
     return o;
@@ -180,8 +249,15 @@ OPTIONS:
             Input file from which to load the resource graph data store
             (default=conf/default)
 
-    -f, --load-format=<grug|hwloc|jgf|jgf_shorthand|rv1exec|rv1exec_force>
-            Format of the load file (default=grug)
+    -f, --load-format=<grug|hwloc|jgf|jgf_shorthand|rv1exec|rv1exec_force|hq|canary|ctest|local>
+            Format of the load file (default=grug). hq: HyperQueue workers
+            (YAML); canary: a canary resource_pool (JSON or YAML); ctest: a
+            CTest resource specification (JSON); local: this machine as
+            HyperQueue detects it (no file)
+
+    --resource=NAME=DEF
+            A HyperQueue resource pool of a one-worker machine (repeatable):
+            [a, "b c"], [[a, b], [c, d]], range(S-E), NxM or sum(N)
 
     -W, --load-allowlist=<resource1[,resource2[,resource3...]]>
             Allowlist of resource types to be loaded (hwloc only; cluster
@@ -214,9 +290,11 @@ OPTIONS:
     -T, --traverser-policy=<simple|flexible>
             Set the traverser policy (default=simple)
 
-    -F, --match-format=<simple|pretty_simple|jgf|jgf_shorthand|rlite|rv1|rv1_nosched|rv1_shorthand>
+    -F, --match-format=<simple|pretty_simple|jgf|jgf_shorthand|rlite|rv1|rv1_nosched|rv1_shorthand|env|env_export>
             Specify the emit format of the matched resource set
-            (default=simple)
+            (default=simple). env: the environment variables HyperQueue,
+            canary and CTest set, one quoted NAME='value' per line;
+            env_export: `export` lines for eval (shell-safe names only)
 
     -p, --prune-filters=<HL-resource1:LL-resource1[,HL-resource2:LL-resource2...]...]>
             Install a planner-based filter at each High-Level (HL) resource
@@ -253,6 +331,36 @@ OPTIONS:
 
     -d, --disable-prompt
             Don't print the prompt
+
+SIMULATED QUEUE (commands submit, queue, advance, run; see README):
+    --queue-policy=<fcfs|easy|conservative|hybrid|jqm|jqm-skip>
+            Policy of the queue's scheduling passes (default=fcfs)
+
+    -Q, --queues=<queues.yaml>
+            JQM queues, their resource managers and poll interval
+
+    --queue-depth=<N>
+            Pending jobs one pass considers; 0 = all (default=32)
+
+    --reservation-depth=<N>
+            Blocked jobs that get a reservation under hybrid
+
+    --events-json=<filename>
+            Also write every queue event as one JSON object per line
+
+    --replay=<trace.swf|jobs.yaml>
+            Run a whole workload (Standard Workload Format, or a YAML job
+            list) instead of reading commands; print per-job CSV and a
+            summary
+
+    --replay-shift
+            Shift the trace's times so that its first submit is at 0
+
+    --replay-nodes
+            Read SWF processor counts as whole nodes instead of cores
+
+    --replay-csv=<filename>
+            Write the per-job CSV there instead of the output stream
 )";
 }
 

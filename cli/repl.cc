@@ -17,6 +17,9 @@
 #include "utilities/file.h"
 #include "resource/graph_export.h"
 #include "resource/loader.h"
+#include "pools/env_writer.h"
+#include "pools/pool_graph.h"
+#include "pools/pool_load.h"
 #include "state/session_state.h"
 
 namespace rq {
@@ -79,12 +82,14 @@ Status init_session(Session& session, const Options& options, const std::string&
     request.path = options.load_file;
     request.allowlist = options.load_allowlist;
     request.local_machine = options.load_local_machine;
+    request.resources = options.pool_resources;
     request.text = source_text;
     auto start = std::chrono::steady_clock::now();
     session.graph = std::make_unique<ResourceGraph>();
     LoadProgress progress(options.load_file, isatty(STDERR_FILENO));
     request.progress = progress.callback();
-    Status loaded = load_graph(request, *session.graph);
+    std::vector<std::string> warnings;
+    Status loaded = load_graph(request, *session.graph, &warnings);
     progress.finish();
     // The reference's texts say neither where nor what: `detail` adds it
     // (printed on its own line after the start-up error).
@@ -92,6 +97,8 @@ Status init_session(Session& session, const Options& options, const std::string&
         return make_error(Errc::kInvalid,
                           "resource_query_t: ERROR: " + loaded.message() + "\nERROR: error generating resources\n",
                           loaded.error().detail);
+    std::string source = request.local_machine ? "the local machine" : options.load_file;
+    for (const auto& warning : warnings) std::cerr << "WARNING: " << source << ": " << warning << std::endl;
     double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     session.store = std::make_unique<ScheduleStore>();
     auto policy = make_policy(options.match_policy);
@@ -101,6 +108,7 @@ Status init_session(Session& session, const Options& options, const std::string&
     TraverserConfig config;
     for (auto& name : options.subsystems) config.subsystems.push_back(session.graph->subsystems().find(name));
     config.prune_filters = options.prune_filters;
+    if (pools::is_pool_format(options.load_format)) config.prune_filters += pools::pool_prune_filters(*session.graph);
     config.flexible = options.traverser == "flexible";
     // The reference's exhaustive selection walk: on demand (debug, test
     // oracle), and with -e, whose visit counters are those of that walk,
@@ -117,7 +125,7 @@ Status init_session(Session& session, const Options& options, const std::string&
         return make_error(Errc::kInvalid, "initialize_matchers_and_traversers: ERROR: " + traverser.message() + "\n",
                           traverser.error().detail);
     session.traverser = std::move(*traverser);
-    auto writer = make_writer(options.match_format);
+    auto writer = pools::make_pool_writer(options.match_format);
     if (!writer) return make_error(Errc::kInvalid, "resource_query_t: ERROR: " + writer.message() + "\n");
     session.writer = std::move(*writer);
     if (options.elapse_time) print_graph_stats(*session.graph, load_seconds);
@@ -128,7 +136,9 @@ int run_session(const Options& given) {
     Session session;
     Options options = given;
     std::string source_text;
-    if (!options.load_local_machine && !read_file(options.load_file, source_text) && options.state_file.empty())
+    bool pool_source = options.load_format == "local" || options.load_format == "resource";  // no file
+    if (!options.load_local_machine && !pool_source && !read_file(options.load_file, source_text) &&
+        options.state_file.empty())
         return fail_startup("resource_query_t: ERROR: can't read " + options.load_file + "\n");
     // A saved session (-f db, or a file with SQLite's header) or --state.
     if (state::is_state_request(options, source_text)) {
@@ -150,9 +160,11 @@ int run_session(const Options& given) {
             return fail_startup("resource_query_t: ERROR: can't open " + options.test_output + "\n");
     }
 
+    if (!options.replay.empty()) return run_replay(session);
     LineReader reader(!options.disable_prompt);
     for (std::string line; reader.next(line);)
         if (run_command_line(session, line) == Next::kQuit) break;
+    finish_queue(session);
     // Closes the files `save` and --state keep open: each folds its write-ahead
     // log back in, so FILE alone holds the session again.
     session.state.reset();

@@ -11,6 +11,8 @@
 
 #include "cli/options.h"
 #include "policies/match_policy.h"
+#include "pools/pool_matcher.h"
+#include "queue/simulator.h"
 #include "resource/graph.h"
 #include "resource/jobspec.h"
 #include "resource/match_writer.h"
@@ -38,6 +40,7 @@ struct Session {
     std::unique_ptr<MatchPolicy> policy;
     std::unique_ptr<DfuTraverser> traverser;
     std::unique_ptr<MatchWriter> writer;
+    std::unique_ptr<pools::PoolMatcher> pool_matcher;  // `request`, made on first use
 
     // "out" of spec/cli.md §3: the -t file if given, else stdout.
     std::ofstream test_output;
@@ -75,6 +78,10 @@ struct Session {
     std::function<bool(const std::vector<std::string>& args, const std::function<bool()>& run)> around_command;
     // state/'s own data (journal, save targets, the --state database).
     std::shared_ptr<void> state;
+
+    // The simulated queue (cli/cmd_queue.cc), created by its first command.
+    std::unique_ptr<queue::EventLog> queue_log;
+    std::unique_ptr<queue::Simulator> queue;
 };
 
 }  // namespace rq

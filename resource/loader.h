@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "resource/graph.h"
 #include "utilities/result.h"
@@ -17,6 +18,8 @@ struct LoadRequest {
     // hwloc only: detect the topology of the machine we run on instead of
     // reading `text` (`-f hwloc` without `-L`); `path` and `text` are unused.
     bool local_machine = false;
+    // Resource pools (pools/): --resource NAME=DEF arguments.
+    std::vector<std::string> resources;
     // GRUG only: called now and then with (vertices generated, total).
     std::function<void(size_t, size_t)> progress;
 };
@@ -29,6 +32,9 @@ struct LoadRequest {
 // A GRUG recipe too big for this machine's memory is refused before
 // anything is generated; running out of memory anyway is an error, not a
 // crash.
-Status load_graph(const LoadRequest& request, ResourceGraph& graph);
+// What a reader leaves out of a file it still loads is appended to
+// `warnings` (when given), one line each that does not name the file: the
+// caller frames it (the CLI prints "WARNING: <file>: <warning>").
+Status load_graph(const LoadRequest& request, ResourceGraph& graph, std::vector<std::string>* warnings = nullptr);
 
 }  // namespace rq

@@ -1,0 +1,105 @@
+#include "pools/pool_def.h"
+
+#include <gtest/gtest.h>
+
+#include "pools/request.h"
+
+namespace rq::pools {
+namespace {
+
+std::vector<std::string> ids(const Pool& p, size_t g = 0) {
+    std::vector<std::string> out;
+    for (auto& i : p.groups.at(g)) out.push_back(i.id);
+    return out;
+}
+
+TEST(PoolDefinition, TheFiveForms) {
+    auto list = parse_pool_definition("res", "[\"foo [,]\", bar, \"my resource\"]");
+    ASSERT_TRUE(list) << list.message();
+    EXPECT_EQ(ids(*list), (std::vector<std::string>{"foo [,]", "bar", "my resource"}));
+    EXPECT_FALSE(list->grouped);
+
+    auto range = parse_pool_definition("gpus/nvidia", "range(1-3)");
+    ASSERT_TRUE(range);
+    EXPECT_EQ(ids(*range), (std::vector<std::string>{"1", "2", "3"}));
+
+    auto groups = parse_pool_definition("cpus", "[[0, 1, 2], [3, 4, 5]]");
+    ASSERT_TRUE(groups);
+    EXPECT_TRUE(groups->grouped);
+    ASSERT_EQ(groups->groups.size(), 2u);
+    EXPECT_EQ(ids(*groups, 1), (std::vector<std::string>{"3", "4", "5"}));
+
+    auto nxm = parse_pool_definition("cpus", "2x3");
+    ASSERT_TRUE(nxm);
+    EXPECT_TRUE(nxm->grouped);
+    EXPECT_EQ(ids(*nxm, 0), ids(*groups, 0));
+    EXPECT_EQ(ids(*nxm, 1), ids(*groups, 1));
+
+    auto sum = parse_pool_definition("mem", "sum(9223372036854775807)");
+    ASSERT_TRUE(sum);
+    EXPECT_TRUE(sum->sum);
+    EXPECT_EQ(sum->size, INT64_MAX);
+}
+
+TEST(PoolDefinition, ErrorsNameThePoolAndTheProblem) {
+    struct Case {
+        const char* def;
+        const char* says;
+    } cases[] = {
+        {"range(3-1)", "ends before it starts"},   {"sum(0)", "positive integer"},
+        {"sum(9223372036854775808)", "2^63-1"},    {"[a, b", "expected ',' or ']'"},
+        {"[a, a]", "appears twice"},               {"0x4", "NxM"},
+        {"[\"a]", "unterminated"},                 {"magic", "unknown definition"},
+        {"[[a], []]", "a group is empty"},         {"[a] x", "unexpected text"},
+    };
+    for (auto& c : cases) {
+        auto p = parse_pool_definition("foo", c.def);
+        ASSERT_FALSE(p) << c.def;
+        EXPECT_NE(p.message().find("resource pool foo: "), std::string::npos) << p.message();
+        EXPECT_NE(p.message().find(c.says), std::string::npos) << c.def << ": " << p.message();
+    }
+    EXPECT_FALSE(parse_resource_argument("nothing"));
+    EXPECT_FALSE(parse_pool_definition("a b", "sum(1)"));
+}
+
+TEST(PoolDefinition, FormatReadsBack) {
+    for (const char* def : {"range(0-7)", "2x4", "sum(4294967296)", "[a, \"b c\"]", "[[a, b], [c]]"}) {
+        auto p = parse_pool_definition("x", def);
+        ASSERT_TRUE(p) << def;
+        EXPECT_EQ(format_pool_definition(*p), def);
+    }
+}
+
+TEST(Request, HyperQueueCanaryAndCtestForms) {
+    auto hq = parse_request("cpus=\"8 scatter\" gpus/nvidia=2 mem=all");
+    ASSERT_TRUE(hq) << hq.message();
+    ASSERT_EQ(hq->pools.size(), 3u);
+    EXPECT_EQ(hq->pools[0].amount, 8);
+    EXPECT_EQ(hq->pools[0].strategy, Strategy::kScatter);
+    EXPECT_EQ(hq->pools[1].name, "gpus/nvidia");
+    EXPECT_TRUE(hq->pools[2].all);
+    EXPECT_FALSE(hq->canary);
+
+    auto canary = parse_request("cpus=4,gpus=4");
+    ASSERT_TRUE(canary);
+    EXPECT_TRUE(canary->canary);
+    EXPECT_EQ(canary->pools.size(), 2u);
+
+    auto ctest = parse_request("2,gpus:2;gpus:4,crypto_chips:2");
+    ASSERT_TRUE(ctest) << ctest.message();
+    ASSERT_EQ(ctest->groups.size(), 3u);
+    EXPECT_EQ(ctest->groups[0][0].slots, 2);
+    EXPECT_EQ(ctest->groups[2].size(), 2u);
+    EXPECT_EQ(ctest->groups[2][1].type, "crypto_chips");
+
+    auto big = parse_request("mem=9223372036854775807");
+    ASSERT_TRUE(big);
+    EXPECT_EQ(big->pools[0].amount, INT64_MAX);
+
+    for (const char* bad : {"cpus=0", "cpus=-1", "cpus=\"8 sideways\"", "cpus", "cpus=1 cpus=2", "gpus:x",
+                            "cpus=\"4", "mem=9223372036854775808", ""})
+        EXPECT_FALSE(parse_request(bad)) << bad;
+}
+
+}  // namespace
+}  // namespace rq::pools

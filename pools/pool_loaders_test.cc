@@ -1,0 +1,126 @@
+#include "pools/pool_loaders.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "pools/env_writer.h"
+#include "pools/pool_graph.h"
+
+namespace rq::pools {
+namespace {
+
+void expect_error(const Result<Machine>& m, const std::string& says) {
+    ASSERT_FALSE(m.ok()) << says;
+    EXPECT_NE(m.message().find(says), std::string::npos) << m.message();
+}
+
+TEST(HqWorkers, CountNamesAndPools) {
+    auto m = read_hq_workers("workers:\n  - name: cn\n    count: 3\n    resources: {cpus: 2x2, mem: sum(5)}\n"
+                             "  - name: big\n    resources: {gpus/nvidia: range(0-1)}\n",
+                             "w.yaml");
+    ASSERT_TRUE(m) << m.message();
+    ResourceGraph g;
+    ASSERT_TRUE(build_pool_graph(*m, g).ok());
+    EXPECT_EQ(g.by_type(types::kNode).size(), 4u);
+    EXPECT_EQ(g.at_path("/cluster0/cn2/cpus/group1/3").size(), 1u);
+    EXPECT_EQ(g.at_path("/cluster0/big/gpus/nvidia/1").size(), 1u);
+    auto mem = g.at_path("/cluster0/cn0/mem");
+    ASSERT_EQ(mem.size(), 1u);
+    EXPECT_EQ(g.size(mem[0]), 5);
+}
+
+TEST(HqWorkers, YamlListsAreDefinitionsToo) {
+    auto m = read_hq_workers("- {name: a, resources: {cpus: [[0, 1], [2]], fpga: [\"x y\", z]}}", "w.yaml");
+    ASSERT_TRUE(m) << m.message();
+    auto& pools = m->workers[0].pools;
+    ASSERT_EQ(pools.size(), 2u);
+    EXPECT_TRUE(pools[0].grouped);
+    EXPECT_EQ(pools[0].groups.size(), 2u);
+    EXPECT_EQ(pools[1].groups[0][0].id, "x y");
+    expect_error(read_hq_workers("- {name: a, resources: {cpus: {x: 1}}}", "w.yaml"),
+                 "workers[0].resources.cpus: a definition must be");
+}
+
+TEST(HqWorkers, ErrorsNameFileAndPlace) {
+    expect_error(read_hq_workers("workers: 3", "w.yaml"), "w.yaml: expected a list of workers");
+    expect_error(read_hq_workers("- {count: 2}", "w.yaml"), "w.yaml: workers[0]: a worker needs a `name`");
+    expect_error(read_hq_workers("- {name: a, count: 0}", "w.yaml"), "workers[0].count: must be an integer");
+    expect_error(read_hq_workers("- {name: a, resources: {cpus: 'range(2-1)'}}", "w.yaml"),
+                 "w.yaml: workers[0].resources.cpus: resource pool cpus: range(2-1) ends before it starts");
+    expect_error(read_hq_workers("- {name: a}\n- {name: a}", "w.yaml"), "worker name a is used twice");
+    expect_error(read_hq_workers("- {name: a, colour: red}", "w.yaml"), "unknown key `colour`");
+    expect_error(read_hq_workers("[", "w.yaml"), "w.yaml: not valid YAML/JSON");
+}
+
+TEST(Canary, FullFormShorthandAndErrors) {
+    auto full = read_canary_pool(R"({"resource_pool": {"additional_properties": {}, "resources": {
+        "cpus": [{"id": "0"}, {"id": "1", "slots": 1}], "gpus": [{"id": "0", "slots": 2}]}}})",
+                                 "p.json");
+    ASSERT_TRUE(full) << full.message();
+    ASSERT_EQ(full->workers[0].pools.size(), 2u);
+    EXPECT_EQ(full->workers[0].pools[1].groups[0][0].slots, 2);
+    auto shorthand = read_canary_pool("resource_pool:\n  cpus: 32\n  fpgas: 0\n", "p.yaml");
+    ASSERT_TRUE(shorthand);
+    EXPECT_EQ(shorthand->workers[0].pools[0].groups[0].size(), 32u);
+    EXPECT_TRUE(shorthand->workers[0].pools[1].groups[0].empty());
+    expect_error(read_canary_pool("resource_pool: {gpus: -1}", "p.yaml"), "p.yaml: resource_pool.gpus: expected a count");
+    expect_error(read_canary_pool(R"({"resources": {"gpus": [{"slots": 2}]}})", "p.json"),
+                 "p.json: resources.gpus[0]: an instance needs a string `id`");
+    expect_error(read_canary_pool(R"({"resources": {"gpus": [{"id": "0", "slots": 0}]}})", "p.json"),
+                 "resources.gpus[0].slots: must be a positive integer");
+    expect_error(read_canary_pool(R"({"resources": {"gpus": [{"id": "0"}, {"id": "0"}]}})", "p.json"),
+                 "id 0 appears twice");
+}
+
+TEST(Ctest, ValidatesAsCtest) {
+    const char* good = R"({"version": {"major": 1, "minor": 0}, "local": [{"gpus": [{"id": "0", "slots": 2},
+        {"id": "3"}], "crypto_chips": [{"id": "card0", "slots": 4}], "_comment": 1}]})";
+    auto m = read_ctest_spec(good, "s.json");
+    ASSERT_TRUE(m) << m.message();
+    EXPECT_EQ(m->workers[0].pools.size(), 2u);
+    expect_error(read_ctest_spec("{", "s.json"), "s.json: not valid JSON");
+    expect_error(read_ctest_spec(R"({"local": [{}]})", "s.json"), "s.json: version: missing");
+    expect_error(read_ctest_spec(R"({"version": {"major": 2, "minor": 0}, "local": [{}]})", "s.json"),
+                 "only version 1.0");
+    expect_error(read_ctest_spec(R"({"version": {"major": 1, "minor": 0}, "local": [{}, {}]})", "s.json"),
+                 "local: must hold exactly one resource set");
+    expect_error(read_ctest_spec(R"({"version": {"major": 1, "minor": 0}, "local": [{"9gpus": []}]})", "s.json"),
+                 "local[0].9gpus: a resource type must be lowercase");
+    expect_error(read_ctest_spec(R"({"version": {"major": 1, "minor": 0}, "local": [{"gpus": [{"id": "A"}]}]})",
+                                 "s.json"),
+                 "local[0].gpus[0].id: 'A' must be lowercase");
+    expect_error(read_ctest_spec(R"({"version": {"major": 1, "minor": 0}, "local": [{"gpus": [{"id": "a", "slots": -1}]}]})",
+                                 "s.json"),
+                 "local[0].gpus[0].slots: must be a non-negative integer");
+}
+
+TEST(EnvWriter, QuotesValuesAndExportsOnlyShellNames) {
+    ResourceGraph g;
+    Machine m;
+    Worker w{"w", {}, 1, false};
+    w.pools.push_back(*parse_pool_definition("gpus/nvidia", "[\"it's\", b]"));
+    m.workers.push_back(w);
+    ASSERT_TRUE(build_pool_graph(m, g).ok());
+    Allocation a;
+    PoolTake take{"gpus/nvidia", g.types().find("gpus/nvidia"), false, {}};
+    for (VertexId v : g.by_type(g.types().find("gpus/nvidia"))) take.items.push_back({v, 1});
+    a.pools.push_back(take);
+    EnvWriter env(false);
+    env.set_allocation(a, g);
+    env.set_templates({{"MY_GPUS", "[%(gpus/nvidia_ids)s]"}});
+    std::ostringstream out;
+    ASSERT_TRUE(env.flush(out).ok());
+    EXPECT_NE(out.str().find("HQ_RESOURCE_VALUES_gpus/nvidia='it'\\''s,b'\n"), std::string::npos) << out.str();
+    EXPECT_NE(out.str().find("CUDA_DEVICE_ORDER='PCI_BUS_ID'\n"), std::string::npos);
+    EXPECT_NE(out.str().find("MY_GPUS='[it'\\''s,b]'\n"), std::string::npos) << out.str();
+    EnvWriter exp(true);
+    exp.set_allocation(a, g);
+    std::ostringstream eout;
+    ASSERT_TRUE(exp.flush(eout).ok());
+    EXPECT_EQ(eout.str().find("gpus/nvidia"), std::string::npos) << eout.str();
+    EXPECT_NE(eout.str().find("export CUDA_VISIBLE_DEVICES='it'\\''s,b'\n"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rq::pools
