@@ -192,6 +192,7 @@ private:
     bool cannot_hold(VertexId v, const std::vector<JobResource>& list);
     // Whether no child with this bound can change the choice any more.
     bool beyond_threshold(int64_t bound);
+    bool surely_rejected(VertexId v, const std::vector<JobResource>& list);
     void record_candidate(int64_t score, int64_t count);
     bool choice_is_exact(const ScoreSet& outer) const;
     const std::vector<TypeId>& tracked_below(TypeId t);

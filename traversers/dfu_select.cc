@@ -248,6 +248,7 @@ bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<Job
             if (beyond_threshold(child.bound)) break;
             VertexId v = graph_.target(child.edge);
             if (graph_.subsystem(child.edge) != s || colour(0, v) != kWhite || cannot_hold(v, list)) continue;
+            if (surely_rejected(v, list)) continue;
             if (visit(child.edge) && graph_.type(v) == walk_.index->type()) record_candidate(scores.score, scores.avail);
         }
         return any;

@@ -102,6 +102,17 @@ bool DfuTraverser::cannot_hold(VertexId v, const std::vector<JobResource>& list)
     return true;
 }
 
+bool DfuTraverser::surely_rejected(VertexId v, const std::vector<JobResource>& list) {
+    // dom_dfv() rejects a vertex with nothing free in the window (prune)
+    // before any effect beyond the visit counter; with a single requested
+    // resource classify() cannot leave a message first. Checking that up
+    // front spares classify() and prune() on every exclusively taken node
+    // ranked ahead of the best free one (hinodex, lonodex).
+    if (list.size() != 1 || avail(v) != 0) return false;
+    ++preorder_;
+    return true;
+}
+
 void DfuTraverser::record_candidate(int64_t score, int64_t count) {
     walk_.found.emplace_back(score, count);
     if (score > 0) walk_.qualified += count;
