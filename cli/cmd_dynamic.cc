@@ -105,7 +105,7 @@ Next cmd_update(Session& s, const Args& args) {
         job.id = jobid;
         job.state = at == 0 ? JobState::kAllocated : JobState::kReserved;
         job.scheduled_at = at;
-        job.jobspec_path = args[3];
+        job.jobspec_path = s.share_path(args[3]);
         job.overhead = seconds;
         s.jobs[jobid] = job;
         s.min_match_time = std::min(s.min_match_time, seconds);

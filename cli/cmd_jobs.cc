@@ -21,7 +21,7 @@ const char* state_name(JobState state) {
 
 void print_job(const JobRecord& job) {
     std::cout << "INFO: " << job.id << ", " << state_name(job.state) << ", " << job.scheduled_at << ", "
-              << job.jobspec_path << ", " << job.overhead << "\n";
+              << (job.jobspec_path ? *job.jobspec_path : std::string()) << ", " << job.overhead << "\n";
 }
 
 }  // namespace

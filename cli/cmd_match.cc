@@ -142,7 +142,7 @@ Attempt match_one(Session& s, MatchOp op, const std::string& path) {
         job.id = jobid;
         job.state = result.at == 0 ? JobState::kAllocated : JobState::kReserved;
         job.scheduled_at = result.at;
-        job.jobspec_path = path;
+        job.jobspec_path = s.share_path(path);
         job.overhead = seconds;
         s.jobs[jobid] = job;
     }

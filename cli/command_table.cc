@@ -72,6 +72,16 @@ const std::vector<Command>& command_table() {
          "Print what no job holds now (or at time T), in the -F format, or its counts by type: "
          "resource-query> available [--at T] [--summary]",
          cmd_available},
+        {"submit", "sb",
+         "Queue a jobspec at the simulated time: resource-query> submit [--queue Q] [--priority 1-10] "
+         "[--name DEF] [--runtime S] [--rm KEY=N] jobspec.yaml",
+         cmd_submit},
+        {"set-priority", "sp", "Change a pending job's priority: resource-query> set-priority 3 8", cmd_set_priority},
+        {"dequeue", "dq", "Remove a pending job from the queue: resource-query> dequeue 3", cmd_dequeue},
+        {"queue", "qu", "Print the pending jobs in order, with state and reason: resource-query> queue", cmd_queue},
+        {"time", "tm", "Print the simulated time: resource-query> time", cmd_time},
+        {"advance", "ad", "Move the simulated clock: resource-query> advance 60", cmd_advance},
+        {"run", "rn", "Run until nothing is pending or running: resource-query> run", cmd_run},
         {"cat", "a", "Print a jobspec file: resource-query> cat jobspec.yaml", cmd_cat},
         {"help", "h", "Print this help (or one command's): resource-query> help [command]", cmd_help},
         {"quit", "q", "Exit the session: resource-query> quit", cmd_quit},

@@ -50,12 +50,24 @@ Next cmd_set_status(Session&, const Args&);      // cmd_resource.cc
 Next cmd_get_status(Session&, const Args&);      // cmd_resource.cc
 Next cmd_request(Session&, const Args&);         // cmd_pools.cc
 Next cmd_hwdetect(Session&, const Args&);        // cmd_pools.cc
+Next cmd_submit(Session&, const Args&);          // cmd_queue.cc
+Next cmd_set_priority(Session&, const Args&);    // cmd_queue.cc
+Next cmd_dequeue(Session&, const Args&);         // cmd_queue.cc
+Next cmd_queue(Session&, const Args&);           // cmd_queue.cc
+Next cmd_time(Session&, const Args&);            // cmd_queue.cc
+Next cmd_advance(Session&, const Args&);         // cmd_queue.cc
+Next cmd_run(Session&, const Args&);             // cmd_queue.cc
 Next cmd_cat(Session&, const Args&);             // command_table.cc
 Next cmd_help(Session&, const Args&);            // command_table.cc
 Next cmd_quit(Session&, const Args&);            // command_table.cc
 Next cmd_save(Session&, const Args&);            // state/commands.cc
 Next cmd_allocated(Session&, const Args&);       // state/queries.cc
 Next cmd_available(Session&, const Args&);       // state/queries.cc
+
+// Settles the simulated queue at end of input (its last pass runs).
+void finish_queue(Session&);             // cmd_queue.cc
+// --replay TRACE: runs the workload and returns the exit status.
+int run_replay(Session&);                // cmd_queue.cc
 
 // "ERROR: malformed command" on stderr (spec/cli.md §5).
 Next malformed();

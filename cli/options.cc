@@ -45,6 +45,44 @@ bool one_of(const std::string& v, const std::vector<std::string>& list) {
     return std::find(list.begin(), list.end(), v) != list.end();
 }
 
+// Long-only options of the simulated queue (queue/).
+enum QueueOption { kQueuePolicy = 2000, kQueueDepth, kReservationDepth, kEventsJson, kReplay, kReplayShift,
+                   kReplayNodes, kReplayCsv };
+
+bool parse_count(const std::string& s, int64_t& n) {
+    if (s.empty() || s.size() > 12 || !std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); }))
+        return false;
+    n = std::stoll(s);
+    return true;
+}
+
+Status parse_queue_option(int ch, const std::string& arg, Options& o) {
+    switch (ch) {
+    case kQueuePolicy: o.queue_policy = arg; return ok_status();
+    case kQueueDepth:
+        if (!parse_count(arg, o.queue_depth))
+            return make_error(Errc::kInvalid, "[ERROR] --queue-depth needs a count (0 = all): " + arg);
+        return ok_status();
+    case kReservationDepth:
+        if (!parse_count(arg, o.reservation_depth))
+            return make_error(Errc::kInvalid, "[ERROR] --reservation-depth needs a count: " + arg);
+        return ok_status();
+    case kEventsJson: o.events_json = arg; return ok_status();
+    case 'Q':
+        if (!exists(arg)) return make_error(Errc::kInvalid, "[ERROR] file does not exist for --queues: " + arg);
+        o.queues_file = arg;
+        return ok_status();
+    case kReplay:
+        if (!exists(arg)) return make_error(Errc::kInvalid, "[ERROR] file does not exist for --replay: " + arg);
+        o.replay = arg;
+        return ok_status();
+    case kReplayShift: o.replay_shift = true; return ok_status();
+    case kReplayNodes: o.replay_nodes = true; return ok_status();
+    case kReplayCsv: o.replay_csv = arg; return ok_status();
+    default: return make_error(Errc::kInvalid, "");
+    }
+}
+
 }  // namespace
 
 Result<std::vector<std::string>> resolve_subsystems(const std::string& selector) {
@@ -93,6 +131,15 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
         {"help", no_argument, nullptr, 'h'},
         {"resource", required_argument, nullptr, kResourceOption},
         {"state", required_argument, nullptr, 1000},
+        {"queues", required_argument, nullptr, 'Q'},
+        {"queue-policy", required_argument, nullptr, kQueuePolicy},
+        {"queue-depth", required_argument, nullptr, kQueueDepth},
+        {"reservation-depth", required_argument, nullptr, kReservationDepth},
+        {"events-json", required_argument, nullptr, kEventsJson},
+        {"replay", required_argument, nullptr, kReplay},
+        {"replay-shift", no_argument, nullptr, kReplayShift},
+        {"replay-nodes", no_argument, nullptr, kReplayNodes},
+        {"replay-csv", required_argument, nullptr, kReplayCsv},
         {nullptr, 0, nullptr, 0},
     };
     Options o;
@@ -101,7 +148,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
     optind = 1;
     opterr = 1;  // getopt's own diagnostics for unknown options, as the reference
     int ch;
-    while ((ch = getopt_long(argc, argv, "L:f:W:S:P:T:F:g:o:p:t:r:edh", long_options, nullptr)) != -1) {
+    while ((ch = getopt_long(argc, argv, "L:f:W:S:P:T:F:g:o:p:t:r:edhQ:", long_options, nullptr)) != -1) {
         std::string arg = optarg ? optarg : "";
         switch (ch) {
         case 'L':
@@ -161,7 +208,11 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
         case 'h': o.show_help = true; return o;
         case kResourceOption: o.pool_resources.push_back(arg); break;
         case 1000: o.state_file = arg; break;
-        default: return make_error(Errc::kInvalid, "");
+        default: {
+            Status queued = parse_queue_option(ch, arg, o);
+            if (!queued) return queued.error();
+            break;
+        }
         }
     }
     if (optind < argc) return make_error(Errc::kInvalid, "");
@@ -280,6 +331,36 @@ OPTIONS:
 
     -d, --disable-prompt
             Don't print the prompt
+
+SIMULATED QUEUE (commands submit, queue, advance, run; see README):
+    --queue-policy=<fcfs|easy|conservative|hybrid|jqm|jqm-skip>
+            Policy of the queue's scheduling passes (default=fcfs)
+
+    -Q, --queues=<queues.yaml>
+            JQM queues, their resource managers and poll interval
+
+    --queue-depth=<N>
+            Pending jobs one pass considers; 0 = all (default=32)
+
+    --reservation-depth=<N>
+            Blocked jobs that get a reservation under hybrid
+
+    --events-json=<filename>
+            Also write every queue event as one JSON object per line
+
+    --replay=<trace.swf|jobs.yaml>
+            Run a whole workload (Standard Workload Format, or a YAML job
+            list) instead of reading commands; print per-job CSV and a
+            summary
+
+    --replay-shift
+            Shift the trace's times so that its first submit is at 0
+
+    --replay-nodes
+            Read SWF processor counts as whole nodes instead of cores
+
+    --replay-csv=<filename>
+            Write the per-job CSV there instead of the output stream
 )";
 }
 

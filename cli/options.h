@@ -1,6 +1,7 @@
 // Command-line options of resource-query (spec/cli.md §1, §2).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,16 @@ struct Options {
     bool load_local_machine = false;
     // --resource NAME=DEF (HyperQueue pools; pools/), in order.
     std::vector<std::string> pool_resources;
+    // The simulated queue (queue/, README "Queues in simulated time").
+    std::string queue_policy = "fcfs";  // --queue-policy
+    int64_t queue_depth = 32;           // --queue-depth (0 = all)
+    int64_t reservation_depth = 0;      // --reservation-depth (hybrid)
+    std::string events_json;            // --events-json FILE
+    std::string queues_file;            // -Q queues.yaml (JQM queues and resource managers)
+    std::string replay;                 // --replay TRACE (.swf or YAML job list)
+    bool replay_shift = false;          // --replay-shift: first submit at 0
+    bool replay_nodes = false;          // --replay-nodes: SWF processors are whole nodes
+    std::string replay_csv;             // --replay-csv FILE (default: output stream)
 };
 
 // Parses argv. On a usage error the Error's message is the line to print

@@ -88,7 +88,8 @@ Status init_session(Session& session, const Options& options, const std::string&
     session.graph = std::make_unique<ResourceGraph>();
     LoadProgress progress(options.load_file, isatty(STDERR_FILENO));
     request.progress = progress.callback();
-    Status loaded = load_graph(request, *session.graph);
+    std::vector<std::string> warnings;
+    Status loaded = load_graph(request, *session.graph, &warnings);
     progress.finish();
     // The reference's texts say neither where nor what: `detail` adds it
     // (printed on its own line after the start-up error).
@@ -96,6 +97,8 @@ Status init_session(Session& session, const Options& options, const std::string&
         return make_error(Errc::kInvalid,
                           "resource_query_t: ERROR: " + loaded.message() + "\nERROR: error generating resources\n",
                           loaded.error().detail);
+    std::string source = request.local_machine ? "the local machine" : options.load_file;
+    for (const auto& warning : warnings) std::cerr << "WARNING: " << source << ": " << warning << std::endl;
     double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     session.store = std::make_unique<ScheduleStore>();
     auto policy = make_policy(options.match_policy);
@@ -157,9 +160,11 @@ int run_session(const Options& given) {
             return fail_startup("resource_query_t: ERROR: can't open " + options.test_output + "\n");
     }
 
+    if (!options.replay.empty()) return run_replay(session);
     LineReader reader(!options.disable_prompt);
     for (std::string line; reader.next(line);)
         if (run_command_line(session, line) == Next::kQuit) break;
+    finish_queue(session);
     // Closes the files `save` and --state keep open: each folds its write-ahead
     // log back in, so FILE alone holds the session again.
     session.state.reset();

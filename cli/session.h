@@ -12,6 +12,7 @@
 #include "cli/options.h"
 #include "policies/match_policy.h"
 #include "pools/pool_matcher.h"
+#include "queue/simulator.h"
 #include "resource/graph.h"
 #include "resource/jobspec.h"
 #include "resource/match_writer.h"
@@ -28,7 +29,9 @@ struct JobRecord {
     int64_t id = 0;
     JobState state = JobState::kAllocated;
     int64_t scheduled_at = 0;
-    std::string jobspec_path;
+    // Shared by the records of consecutive jobs from the same file: scripts
+    // submit one jobspec many times, and a path per job costs ~80 bytes.
+    std::shared_ptr<const std::string> jobspec_path;
     double overhead = 0;  // seconds spent matching
 };
 
@@ -48,6 +51,12 @@ struct Session {
     // The job table and the counter of spec/cli.md §5.1.
     int64_t next_jobid = 1;
     std::map<int64_t, JobRecord> jobs;
+    std::shared_ptr<const std::string> last_jobspec_path;
+    std::shared_ptr<const std::string> share_path(const std::string& path) {
+        if (!last_jobspec_path || *last_jobspec_path != path)
+            last_jobspec_path = std::make_shared<const std::string>(path);
+        return last_jobspec_path;
+    }
     bool is_live(int64_t id) const {
         auto it = jobs.find(id);
         return it != jobs.end() && it->second.state != JobState::kCanceled;
@@ -77,6 +86,10 @@ struct Session {
     std::function<bool(const std::vector<std::string>& args, const std::function<bool()>& run)> around_command;
     // state/'s own data (journal, save targets, the --state database).
     std::shared_ptr<void> state;
+
+    // The simulated queue (cli/cmd_queue.cc), created by its first command.
+    std::unique_ptr<queue::EventLog> queue_log;
+    std::unique_ptr<queue::Simulator> queue;
 };
 
 }  // namespace rq

@@ -42,8 +42,13 @@ VertexId ResourceGraph::add_vertex(const VertexSpec& spec) {
 
     if (by_type_.size() <= spec.type) by_type_.resize(spec.type + 1u);
     by_type_[spec.type].push_back(v);
-    by_rank_[spec.rank].push_back(v);
-    ++name_count_[name_.back()];
+    if (last_rank_.list == nullptr || last_rank_.rank != spec.rank) {
+        last_rank_.list = &by_rank_[spec.rank];
+        last_rank_.rank = spec.rank;
+    }
+    last_rank_.list->push_back(v);
+    if (name_count_.size() <= name_.back()) name_count_.resize(name_.back() + 1u, 0);
+    if (name_count_[name_.back()]++ == 0) ++distinct_names_;
     return v;
 }
 
@@ -64,16 +69,23 @@ EdgeId ResourceGraph::add_edge(VertexId src, VertexId dst, SubsystemId s) {
 }
 
 EdgeId ResourceGraph::add_or_reuse_edge(VertexId src, VertexId dst, SubsystemId s) {
-    // The first src -> dst edge in src's out-edge order. Out-edge lists are
-    // only ever appended to, so that is the smallest such edge id, found
-    // through dst's in-edges: a recipe vertex with a million children must
-    // not scan them all for each new child (quadratic).
-    EdgeId found = kNoEdge;
-    for (EdgeId e : in(dst))
-        if (edge_src_[e] == src && (found == kNoEdge || e < found)) found = e;
-    if (found == kNoEdge) return add_edge(src, dst, s);
-    edge_sub_[found] = s;
-    return found;
+    // Walk src's out-list and dst's in-list in lockstep and stop at the
+    // first hit or at the end of either list: O(min(out-degree of src,
+    // in-degree of dst)), so a fan-out of any width loads in linear time
+    // (each new child has no in-edge yet). Both lists are in creation
+    // order, so the first src->dst edge either walk meets is the same.
+    EdgeId o = out_head_[src], i = in_head_[dst];
+    while (o != kNoEdge && i != kNoEdge) {
+        EdgeId found = edge_dst_[o] == dst ? o : edge_src_[i] == src ? i : kNoEdge;
+        if (found != kNoEdge) {
+            edge_sub_[found] = s;
+            return found;
+        }
+        o = out_next_[o];
+        i = in_next_[i];
+        ++list_steps_;
+    }
+    return add_edge(src, dst, s);
 }
 
 void ResourceGraph::remove_edge(EdgeId e) {
@@ -217,25 +229,85 @@ const std::vector<VertexId>& ResourceGraph::by_type(TypeId t) const {
     return t < by_type_.size() ? by_type_[t] : kEmpty;
 }
 
-void ResourceGraph::detach_vertex(VertexId v) {
-    std::vector<EdgeId> edges;
-    for (EdgeId e : out(v)) edges.push_back(e);
-    for (EdgeId e : in(v)) edges.push_back(e);
-    for (EdgeId e : edges) remove_edge(e);
-    if (v < child_order_.size()) child_order_[v].reset();
-    for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next) by_path_.erase(paths_[p].view());
-    auto drop = [v](std::vector<VertexId>& list) {
-        list.erase(std::remove(list.begin(), list.end(), v), list.end());
+void ResourceGraph::detach_vertex(VertexId v) { detach_vertices({v}); }
+
+void ResourceGraph::detach_vertices(const std::vector<VertexId>& doomed) {
+    // Linear in the doomed vertices, their edges, the degrees of the
+    // surviving neighbours and the index lists they appear in: every edge
+    // is marked dead first, then each touched list is filtered once
+    // (removing vertex by vertex would rescan a list per vertex).
+    std::vector<VertexId> neighbours;
+    std::vector<TypeId> types;
+    std::vector<int64_t> ranks;
+    std::vector<VertexId> fresh;  // not removed before
+    for (VertexId v : doomed) {
+        if (flags_[v] & kRemoved) continue;
+        flags_[v] |= kRemoved;
+        fresh.push_back(v);
+        types.push_back(type_[v]);
+        ranks.push_back(rank_[v]);
+    }
+    auto kill = [&](EdgeId e) {
+        if (!edge_alive(e)) return;
+        VertexId src = edge_src_[e], dst = edge_dst_[e];
+        if (ChildOrder* order = child_order_of(src)) order->erase(OrderedChild{marks_[e].weight, uniq_id_[dst], e});
+        edge_sub_[e] = kNoId;
+        --live_edges_;
+        for (VertexId end : {src, dst})
+            if (!(flags_[end] & kRemoved)) neighbours.push_back(end);
     };
-    drop(by_type_[type_[v]]);
-    auto r = by_rank_.find(rank_[v]);
-    if (r != by_rank_.end()) {
-        drop(r->second);
+    for (VertexId v : fresh) {
+        for (EdgeId e : out(v)) kill(e);
+        for (EdgeId e : in(v)) kill(e);
+        out_head_[v] = out_tail_[v] = in_head_[v] = in_tail_[v] = kNoEdge;
+        if (v < child_order_.size()) child_order_[v].reset();
+        for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next) by_path_.erase(paths_[p].view());
+        first_path_[v] = kNoPath;
+        if (name_[v] < name_count_.size() && name_count_[name_[v]] > 0 && --name_count_[name_[v]] == 0)
+            --distinct_names_;
+    }
+    std::sort(neighbours.begin(), neighbours.end());
+    neighbours.erase(std::unique(neighbours.begin(), neighbours.end()), neighbours.end());
+    for (VertexId u : neighbours) {
+        drop_dead(out_head_[u], out_tail_[u], out_next_);
+        drop_dead(in_head_[u], in_tail_[u], in_next_);
+    }
+    auto removed = [this](VertexId v) { return (flags_[v] & kRemoved) != 0; };
+    std::sort(types.begin(), types.end());
+    types.erase(std::unique(types.begin(), types.end()), types.end());
+    for (TypeId t : types) {
+        auto& list = by_type_[t];
+        list.erase(std::remove_if(list.begin(), list.end(), removed), list.end());
+    }
+    last_rank_.list = nullptr;  // its list may go below
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    for (int64_t rank : ranks) {
+        auto r = by_rank_.find(rank);
+        if (r == by_rank_.end()) continue;
+        r->second.erase(std::remove_if(r->second.begin(), r->second.end(), removed), r->second.end());
         if (r->second.empty()) by_rank_.erase(r);
     }
-    auto n = name_count_.find(name_[v]);
-    if (n != name_count_.end() && --n->second == 0) name_count_.erase(n);
-    flags_[v] |= kRemoved;
+}
+
+void ResourceGraph::drop_dead(EdgeId& head, EdgeId& tail, std::vector<EdgeId>& next) {
+    EdgeId kept_tail = kNoEdge;
+    EdgeId e = head;
+    head = kNoEdge;
+    while (e != kNoEdge) {
+        EdgeId following = next[e];
+        ++list_steps_;
+        if (edge_alive(e)) {
+            if (kept_tail == kNoEdge)
+                head = e;
+            else
+                next[kept_tail] = e;
+            kept_tail = e;
+        }
+        next[e] = kNoEdge;
+        e = following;
+    }
+    tail = kept_tail;
 }
 
 void ResourceGraph::recount_nodes_up() {

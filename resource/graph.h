@@ -171,10 +171,13 @@ public:
     std::vector<VertexId> at_path(std::string_view path) const { return by_path_.lookup(path); }
     const std::vector<VertexId>& by_type(TypeId t) const;
     const std::map<int64_t, std::vector<VertexId>>& by_rank() const { return by_rank_; }
-    size_t distinct_names() const { return name_count_.size(); }
+    size_t distinct_names() const { return distinct_names_; }
 
     // Detaches `v`: deletes its edges and index entries (spec §17 remove).
     void detach_vertex(VertexId v);
+    // Detaches every vertex of `doomed` at once, in time linear in them,
+    // their edges and the index lists they are in.
+    void detach_vertices(const std::vector<VertexId>& doomed);
 
     // Number of up nodes minus down nodes (spec/grug.md §5), maintained by
     // set-status.
@@ -184,6 +187,10 @@ public:
     // Approximate heap bytes used by the graph, for the memory report.
     size_t bytes() const;
 
+    // Edge-list steps taken by add_or_reuse_edge and detach_vertices since
+    // construction: lets tests check that both stay linear without timing.
+    uint64_t list_steps() const { return list_steps_; }
+
 private:
     static constexpr uint8_t kDown = 1;
     static constexpr uint8_t kRemoved = 2;
@@ -191,6 +198,8 @@ private:
 
     static void append(EdgeId& head, EdgeId& tail, std::vector<EdgeId>& next, EdgeId e);
     static void unlink(EdgeId& head, EdgeId& tail, std::vector<EdgeId>& next, EdgeId e);
+    // Drops the dead edges from one edge list, keeping the order.
+    void drop_dead(EdgeId& head, EdgeId& tail, std::vector<EdgeId>& next);
 
     struct PathEntry {
         const char* text;
@@ -224,6 +233,7 @@ private:
     std::vector<uint32_t> next_out_pos_;       // per vertex
     std::vector<EdgeId> in_head_, in_tail_;
     size_t live_edges_ = 0;
+    uint64_t list_steps_ = 0;
 
     std::vector<VertexId> roots_;
     std::vector<EdgeMarks> root_marks_;
@@ -236,7 +246,23 @@ private:
     PathIndex by_path_;
     std::vector<std::vector<VertexId>> by_type_;
     std::map<int64_t, std::vector<VertexId>> by_rank_;
-    std::unordered_map<NameId, uint32_t> name_count_;
+    // Vertices per name id (dense: name ids are the pool's), and how many
+    // names have at least one vertex.
+    std::vector<uint32_t> name_count_;
+    size_t distinct_names_ = 0;
+    // The by_rank_ list of the last vertex added (loaders add runs of
+    // vertices of one rank); null after a removal, and never copied.
+    struct RankCache {
+        std::vector<VertexId>* list = nullptr;
+        int64_t rank = 0;
+        RankCache() = default;
+        RankCache(const RankCache&) {}
+        RankCache& operator=(const RankCache&) {
+            list = nullptr;
+            return *this;
+        }
+    };
+    RankCache last_rank_;
 
 
 public:

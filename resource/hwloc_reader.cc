@@ -12,6 +12,7 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <csignal>
 #include <cstring>
@@ -193,33 +194,45 @@ private:
     std::unordered_set<hwloc_obj_t> claimed_;
 };
 
+// Where a block device sits, for messages: " at PCI 0000:02:00.0" when
+// its parent is a PCI device, else nothing.
+std::string pci_location(hwloc_obj_t obj) {
+    hwloc_obj_t parent = obj->parent;
+    if (parent == nullptr || parent->type != HWLOC_OBJ_PCI_DEVICE || parent->attr == nullptr) return "";
+    const auto& pci = parent->attr->pcidev;
+    char text[32];
+    std::snprintf(text, sizeof text, " at PCI %04x:%02x:%02x.%01x", pci.domain, pci.bus, pci.dev, pci.func);
+    return text;
+}
+
 // Block devices: hwloc reports the capacity in KiB ("Size" info); the
 // vertex size is in GB (10^6 KiB, rounded down). hwloc exports a size for
-// every block device it sees, so one without a readable size means an
-// edited or damaged file: refused (as the original does), naming the
-// device, rather than dropping a disk without a word.
-Result<std::optional<HwlocResource>> describe_storage(hwloc_obj_t obj, const std::string& where) {
+// every block device it can read one for, but real exports (corona11 in
+// the conformance data) hold devices without one: such a device makes no
+// vertex and adds a warning naming it, and the rest of the file loads.
+std::optional<HwlocResource> describe_storage(hwloc_obj_t obj, std::vector<std::string>& warnings) {
     const char* size_kib = info(obj, "Size");
     std::optional<int64_t> kib = size_kib != nullptr ? parse_decimal(size_kib) : std::nullopt;
     if (!kib) {
         std::string device = obj->name != nullptr ? obj->name : "#" + std::to_string(obj->logical_index);
-        return hwloc_error(where + ": block device " + device +
+        warnings.push_back("block device " + device + pci_location(obj) +
                            (size_kib == nullptr ? " has no Size" : " has Size \"" + std::string(size_kib) + "\", not a number of KiB") +
-                           ": cannot size its storage vertex (leave storage out of -W to load the file without it)");
+                           ": left out (no storage vertex for it)");
+        return std::nullopt;
     }
     HwlocResource storage("storage", "storage", obj->logical_index);
     storage.size = *kib / 1000000;
     if (const char* device = info(obj, "LinuxDeviceID")) storage.properties["LinuxDeviceID"] = device;
-    return std::optional<HwlocResource>(std::move(storage));
+    return storage;
 }
 
 // What `obj` becomes in the graph; nullopt for objects without a vertex
 // (the root of a topology without host name, bridges, PCI devices,
 // instruction caches, network devices, a GPU's second OS device...).
 // `allowlist` only spares the checks of types it leaves out; `where`
-// names the file in errors.
+// names the file in errors; what is left out goes to `warnings`.
 Result<std::optional<HwlocResource>> describe(hwloc_obj_t obj, GpuNumbering& gpus, const TypeAllowlist& allowlist,
-                                              const std::string& where) {
+                                              const std::string& where, std::vector<std::string>& warnings) {
     auto simple = [obj](const char* type, const char* basename, int64_t size = 1) {
         HwlocResource r(type, basename, obj->logical_index);
         r.size = size;
@@ -249,7 +262,7 @@ Result<std::optional<HwlocResource>> describe(hwloc_obj_t obj, GpuNumbering& gpu
         if (obj->attr == nullptr) return std::optional<HwlocResource>();
         if (obj->attr->osdev.type == HWLOC_OBJ_OSDEV_BLOCK) {
             if (!allowlist.allows("storage")) return std::optional<HwlocResource>();
-            return describe_storage(obj, where);
+            return describe_storage(obj, warnings);
         }
         if (is_gpu_device(obj)) {
             std::optional<int64_t> id = gpus.claim(obj);
@@ -265,8 +278,9 @@ Result<std::optional<HwlocResource>> describe(hwloc_obj_t obj, GpuNumbering& gpu
 
 class HwlocGraphBuilder {
 public:
-    HwlocGraphBuilder(ResourceGraph& graph, const TypeAllowlist& allowlist, std::string where)
-        : graph_(graph), allowlist_(allowlist), where_(std::move(where)) {}
+    HwlocGraphBuilder(ResourceGraph& graph, const TypeAllowlist& allowlist, std::string where,
+                      std::vector<std::string>* warnings)
+        : graph_(graph), allowlist_(allowlist), where_(std::move(where)), warnings_(warnings) {}
 
     // Walks the tree depth-first in hwloc child order. The walk keeps its
     // own stack, so a deeply nested topology cannot exhaust the C++ stack.
@@ -283,12 +297,13 @@ public:
         std::vector<Pending> stack{{hwloc_get_root_obj(topology), *root, -1}};
         std::vector<hwloc_obj_t> children;
         GpuNumbering gpus(topology);
+        std::vector<std::string> found_warnings;  // handed over only with a loaded graph
         while (!stack.empty()) {
             Pending item = stack.back();
             stack.pop_back();
             if (host_name(item.obj) != nullptr) item.rank = next_rank_++;
             VertexId parent_of_children = item.parent;
-            auto resource = describe(item.obj, gpus, allowlist_, where_);
+            auto resource = describe(item.obj, gpus, allowlist_, where_, found_warnings);
             if (!resource) return resource.error();
             if (*resource && allowlist_.allows((*resource)->type)) {
                 auto v = add_vertex(item.parent, **resource, item.rank);
@@ -301,6 +316,7 @@ public:
             for (auto it = children.rbegin(); it != children.rend(); ++it)  // first child on top
                 stack.push_back({*it, parent_of_children, item.rank});
         }
+        if (warnings_ != nullptr) warnings_->insert(warnings_->end(), found_warnings.begin(), found_warnings.end());
         return ok_status();
     }
 
@@ -331,6 +347,7 @@ private:
     ResourceGraph& graph_;
     const TypeAllowlist& allowlist_;
     std::string where_;
+    std::vector<std::string>* warnings_;
     int64_t next_rank_ = 0;
 };
 
@@ -609,7 +626,7 @@ auto with_stderr_silenced(Load load) {
 }  // namespace
 
 Status read_hwloc_xml(std::string_view xml, std::string_view source_name, const TypeAllowlist& allowlist,
-                      ResourceGraph& graph) {
+                      ResourceGraph& graph, std::vector<std::string>* warnings) {
     std::string where(source_name.empty() ? "<hwloc XML>" : source_name);
     if (xml.find_first_not_of(" \t\r\n") == std::string_view::npos) return hwloc_error(where + ": the file is empty");
     if (xml.find('\0') != std::string_view::npos)
@@ -620,7 +637,7 @@ Status read_hwloc_xml(std::string_view xml, std::string_view source_name, const 
     SharedSpot spot = reserve_shared_spot(text.size());
     auto adopted = load_in_child(text, where, spot);
     if (!adopted) return adopted.error();
-    if (*adopted) return HwlocGraphBuilder(graph, allowlist, where).build(adopted->get());
+    if (*adopted) return HwlocGraphBuilder(graph, allowlist, where, warnings).build(adopted->get());
 
     auto topology = new_topology(where);
     if (!topology) return topology.error();
@@ -629,16 +646,16 @@ Status read_hwloc_xml(std::string_view xml, std::string_view source_name, const 
         return hwloc_error(where + ": this hwloc cannot read XML: " + std::strerror(errno));
     if (with_stderr_silenced([&] { return hwloc_topology_load(topology->get()); }) != 0)
         return hwloc_error(where + ": hwloc cannot load it a second time (it did in the loader process)");
-    return HwlocGraphBuilder(graph, allowlist, where).build(topology->get());
+    return HwlocGraphBuilder(graph, allowlist, where, warnings).build(topology->get());
 }
 
-Status read_hwloc_local(const TypeAllowlist& allowlist, ResourceGraph& graph) {
+Status read_hwloc_local(const TypeAllowlist& allowlist, ResourceGraph& graph, std::vector<std::string>* warnings) {
     const std::string where = "the local machine";
     auto topology = new_topology(where);
     if (!topology) return topology.error();
     if (hwloc_topology_load(topology->get()) != 0)
         return hwloc_error("cannot detect the topology of " + where + ": " + std::strerror(errno));
-    return HwlocGraphBuilder(graph, allowlist, where).build(topology->get());
+    return HwlocGraphBuilder(graph, allowlist, where, warnings).build(topology->get());
 }
 
 }  // namespace rq

@@ -24,7 +24,8 @@
 //   OS device, block                  storage      storage<L#>; size in GB;
 //                                                  property LinuxDeviceID. A
 //                                                  block device without a
-//                                                  Size is refused.
+//                                                  Size makes no vertex and
+//                                                  a warning.
 //
 // L# is hwloc's logical index. Every vertex is a child of the nearest
 // created ancestor, under a root `cluster0` (path /cluster0) as in the
@@ -32,11 +33,15 @@
 // index, and every Machine with a host name takes the next rank (0, 1, ...)
 // which all vertices below it share (the cluster has rank -1). Objects the
 // -W allow-list excludes are skipped but their children are still visited.
+// What the reader leaves out of a file it loads (a storage device without
+// a size) it reports in `warnings`, one line each without the file name,
+// handed over only when the load succeeds; nullptr drops them.
 #pragma once
 
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "resource/graph.h"
 #include "utilities/result.h"
@@ -72,7 +77,7 @@ private:
 // it"); a refusal gives hwloc's own reason. Call it while the process is
 // single-threaded (start-up).
 Status read_hwloc_xml(std::string_view xml, std::string_view source_name, const TypeAllowlist& allowlist,
-                      ResourceGraph& graph);
+                      ResourceGraph& graph, std::vector<std::string>* warnings = nullptr);
 
 // How the reader reports the end of its hwloc loader child: `status` as
 // waitpid() gives it, `printed` the end of what the child printed (hwloc's
@@ -91,6 +96,7 @@ void set_hwloc_shared_room_for_tests(size_t bytes);
 // Detects the topology of the machine this process runs on (restricted to
 // what the process may use, as hwloc does by default) and adds it the same
 // way. Does not recount `nodes_up`.
-Status read_hwloc_local(const TypeAllowlist& allowlist, ResourceGraph& graph);
+Status read_hwloc_local(const TypeAllowlist& allowlist, ResourceGraph& graph,
+                        std::vector<std::string>* warnings = nullptr);
 
 }  // namespace rq

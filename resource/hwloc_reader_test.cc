@@ -329,20 +329,48 @@ TEST(HwlocReader, StorageSizes) {
     EXPECT_EQ(g.properties(g.by_type(g.types().find("storage")).at(0)), nullptr);
 }
 
-TEST(HwlocReader, StorageWithoutASizeIsRefused) {
-    auto with_disk = [](const char* inner) {
+TEST(HwlocReader, StorageWithoutASizeIsLeftOutWithAWarning) {
+    auto with_disks = [](const char* inner) {
         return tiny_xml(pci_device("0000:01:00.0",
                                    std::string("<object type=\"OSDev\" name=\"sda\" osdev_type=\"0\">") + inner +
-                                       "</object>"));
+                                       "</object><object type=\"OSDev\" name=\"sdb\" osdev_type=\"0\">"
+                                       "<info name=\"Size\" value=\"2000000\"/></object>"));
     };
-    EXPECT_EQ(error_of(with_disk("")),
-              "hwloc_reader: in.xml: block device sda has no Size: cannot size its storage vertex (leave storage "
-              "out of -W to load the file without it)");
-    EXPECT_EQ(error_of(with_disk("<info name=\"Size\" value=\"lots\"/>"), "node,storage"),
-              "hwloc_reader: in.xml: block device sda has Size \"lots\", not a number of KiB: cannot size its "
-              "storage vertex (leave storage out of -W to load the file without it)");
+    auto load = [](const std::string& xml, const char* allowlist, std::vector<std::string>& warnings) {
+        ResourceGraph g;
+        Status s = read_hwloc_xml(xml, "in.xml", TypeAllowlist::parse(allowlist), g, &warnings);
+        EXPECT_TRUE(s.ok()) << s.message();
+        return tree(g);
+    };
+    std::vector<std::string> warnings;
+    // sda is left out, sdb (the second block device, L#1) and the rest load.
+    EXPECT_EQ(load(with_disks(""), "node,core,storage", warnings), (std::vector<std::string>{
+                                                                       "/cluster0 cluster id=0 size=1 rank=-1",
+                                                                       "/cluster0/tiny7 node id=7 size=1 rank=0",
+                                                                       "/cluster0/tiny7/core0 core id=0 size=1 rank=0",
+                                                                       "/cluster0/tiny7/core1 core id=1 size=1 rank=0",
+                                                                       "/cluster0/tiny7/core2 core id=2 size=1 rank=0",
+                                                                       "/cluster0/tiny7/core3 core id=3 size=1 rank=0",
+                                                                       "/cluster0/tiny7/storage1 storage id=1 size=2 rank=0",
+                                                                   }));
+    EXPECT_EQ(warnings, std::vector<std::string>{
+                            "block device sda at PCI 0000:01:00.0 has no Size: left out (no storage vertex for it)"});
+    warnings.clear();
+    load(with_disks("<info name=\"Size\" value=\"lots\"/>"), "storage", warnings);
+    EXPECT_EQ(warnings, std::vector<std::string>{"block device sda at PCI 0000:01:00.0 has Size \"lots\", not a number "
+                                                 "of KiB: left out (no storage vertex for it)"});
     // Without storage in the allow-list the disk does not matter.
-    EXPECT_EQ(error_of(with_disk(""), "node,core"), "<ok>");
+    warnings.clear();
+    load(with_disks(""), "node,core", warnings);
+    EXPECT_EQ(warnings, std::vector<std::string>{});
+    // The loader passes them on.
+    LoadRequest request;
+    request.format = "hwloc";
+    request.path = "in.xml";
+    request.text = with_disks("");
+    ResourceGraph g;
+    ASSERT_TRUE(load_graph(request, g, &warnings).ok());
+    EXPECT_EQ(warnings.size(), 1u);
 }
 
 TEST(HwlocReader, MachineWithoutHostNameMakesNoNode) {

@@ -14,7 +14,7 @@ namespace rq {
 
 namespace {
 
-Status load_by_format(const LoadRequest& request, ResourceGraph& graph);
+Status load_by_format(const LoadRequest& request, ResourceGraph& graph, std::vector<std::string>* warnings);
 
 // What the file looks like, for a hint when -f names another format.
 std::string format_hint(const LoadRequest& request) {
@@ -34,10 +34,10 @@ std::string format_hint(const LoadRequest& request) {
 
 }  // namespace
 
-Status load_graph(const LoadRequest& request, ResourceGraph& graph) {
+Status load_graph(const LoadRequest& request, ResourceGraph& graph, std::vector<std::string>* warnings) {
     Status loaded;
     try {
-        loaded = load_by_format(request, graph);
+        loaded = load_by_format(request, graph, warnings);
     } catch (const std::bad_alloc&) {
         loaded = make_error(Errc::kNoMemory, "out of memory after " + std::to_string(graph.num_vertices()) +
                                                  " vertices while loading " + request.path);
@@ -54,7 +54,7 @@ Status load_graph(const LoadRequest& request, ResourceGraph& graph) {
 
 namespace {
 
-Status load_by_format(const LoadRequest& request, ResourceGraph& graph) {
+Status load_by_format(const LoadRequest& request, ResourceGraph& graph, std::vector<std::string>* warnings) {
     if (request.format == "grug") {
         auto recipe = parse_grug(request.text, request.path);
         if (!recipe) return recipe.error();
@@ -80,9 +80,9 @@ Status load_by_format(const LoadRequest& request, ResourceGraph& graph) {
     } else if (request.format == "hwloc") {
         auto allowlist = TypeAllowlist::parse(request.allowlist);
         if (request.local_machine)
-            RQ_TRY(read_hwloc_local(allowlist, graph));
+            RQ_TRY(read_hwloc_local(allowlist, graph, warnings));
         else
-            RQ_TRY(read_hwloc_xml(request.text, request.path, allowlist, graph));
+            RQ_TRY(read_hwloc_xml(request.text, request.path, allowlist, graph, warnings));
     } else {
         return make_error(Errc::kInvalid, "load format " + request.format + " is not supported yet");
     }

@@ -32,6 +32,9 @@ struct LoadRequest {
 // A GRUG recipe too big for this machine's memory is refused before
 // anything is generated; running out of memory anyway is an error, not a
 // crash.
-Status load_graph(const LoadRequest& request, ResourceGraph& graph);
+// What a reader leaves out of a file it still loads is appended to
+// `warnings` (when given), one line each that does not name the file: the
+// caller frames it (the CLI prints "WARNING: <file>: <warning>").
+Status load_graph(const LoadRequest& request, ResourceGraph& graph, std::vector<std::string>* warnings = nullptr);
 
 }  // namespace rq

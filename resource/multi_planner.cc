@@ -72,24 +72,24 @@ Result<SpanId> MultiPlanner::add_span(Time at, Time d,
         per_type[i] = *added;
     }
     const SpanId id = next_id_++;
-    spans_.emplace(id, std::move(per_type));
+    spans_.add(id, std::move(per_type));
     return id;
 }
 
 Status MultiPlanner::remove_span(SpanId id) {
-    auto it = spans_.find(id);
-    if (it == spans_.end()) return unknown_multi_span(id);
-    const PerType& per_type = it->second;
+    const PerType* found = spans_.find(id);
+    if (found == nullptr) return unknown_multi_span(id);
+    const PerType& per_type = *found;
     for (size_t i = 0; i < per_type.size(); ++i)
         if (per_type[i] != kReleased) (void)planners_[i].remove_span(per_type[i]);
-    spans_.erase(it);
+    spans_.erase(id);
     return ok_status();
 }
 
 Result<bool> MultiPlanner::reduce_span(SpanId id, size_t i, int64_t by) {
-    auto it = spans_.find(id);
-    if (it == spans_.end()) return unknown_multi_span(id);
-    PerType& per_type = it->second;
+    PerType* found = spans_.find(id);
+    if (found == nullptr) return unknown_multi_span(id);
+    PerType& per_type = *found;
     if (i >= per_type.size())
         return make_error(Errc::kInvalid, "multi-planner: type index " +
                                               std::to_string(i) + " out of range");
@@ -105,15 +105,15 @@ Result<bool> MultiPlanner::reduce_span(SpanId id, size_t i, int64_t by) {
     if (releases_all) per_type[i] = kReleased;  // reduce_span removed it
     for (SpanId left : per_type)
         if (left != kReleased) return true;
-    spans_.erase(it);
+    spans_.erase(id);
     return false;
 }
 
 std::optional<int64_t> MultiPlanner::span_amount(SpanId id, size_t i) const {
-    auto it = spans_.find(id);
-    if (it == spans_.end() || i >= it->second.size() || it->second[i] == kReleased)
+    const PerType* found = spans_.find(id);
+    if (found == nullptr || i >= found->size() || (*found)[i] == kReleased)
         return std::nullopt;
-    const Span* span = planners_[i].span(it->second[i]);
+    const Span* span = planners_[i].span((*found)[i]);
     if (!span) return std::nullopt;
     return span->amount;
 }
@@ -136,12 +136,12 @@ void MultiPlanner::reset(std::vector<uint16_t> types, std::vector<int64_t> total
             planners.emplace_back(total);
         }
     }
-    for (auto& [id, per_type] : spans_) {
+    spans_.for_each([&](SpanId, PerType& per_type) {
         PerType remapped(types.size(), kReleased);
         for (size_t k = 0; k < types.size(); ++k)
             if (new_to_old[k] >= 0) remapped[k] = per_type[new_to_old[k]];
         per_type = std::move(remapped);
-    }
+    });
     types_ = std::move(types);
     planners_ = std::move(planners);
 }

@@ -12,6 +12,7 @@
 
 #include <boost/container/small_vector.hpp>
 
+#include "resource/id_table.h"
 #include "resource/planner.h"
 #include "utilities/result.h"
 
@@ -70,7 +71,7 @@ private:
     // Inline storage: pruning filters track two or three types, and every
     // match adds a multi-span on each ancestor of what it takes.
     using PerType = boost::container::small_vector<SpanId, 3>;
-    std::unordered_map<SpanId, PerType> spans_;
+    IdTable<PerType> spans_;
     SpanId next_id_ = 0;
 };
 

@@ -1,8 +1,8 @@
 #include "resource/planner.h"
 
 #include <string>
-#include <unordered_map>
 
+#include "resource/id_table.h"
 #include "resource/planner_resized.h"
 #include "resource/time_tree.h"
 
@@ -11,56 +11,47 @@ namespace rq {
 // Everything a planner needs once it has spans. Point 0 is pinned inside
 // the tree, so the tree's points are exactly the planner's scheduled points.
 struct Planner::State {
-    // Single-span mode: while a planner holds exactly one span (and was
-    // never resized) the span lives here and the tree and table stay
-    // empty. Most busy planners (a core, a node, their exclusivity
-    // checkers) hold one span, so this saves three allocations per span
-    // and lets queries skip the tree walk and its cache misses.
-    Span single{};
-    bool has_single = false;
     TimeTree tree;
-    std::unordered_map<SpanId, Span> spans;
+    IdTable<Span> spans;
     // Set once the total changed under live spans: from then on the
     // reference's point-by-point model answers (see planner_resized.h).
     std::unique_ptr<ResizedPoints> resized;
 
     State() = default;
     State(const State& o)
-        : single(o.single),
-          has_single(o.has_single),
-          tree(o.tree),
+        : tree(o.tree),
           spans(o.spans),
           resized(o.resized ? std::make_unique<ResizedPoints>(*o.resized) : nullptr) {}
 
     Span* find(SpanId id) {
-        if (has_single) return single.id == id ? &single : nullptr;
-        auto it = spans.find(id);
-        return it == spans.end() ? nullptr : &it->second;
-    }
-    // Usage peak of the single span over [at, end).
-    int64_t single_usage(Time at, Time end) const {
-        return single.start < end && at < single.end ? single.amount : 0;
+        return spans.find(id);
     }
     void add_to_tree(const Span& span) {
-        spans.emplace(span.id, span);
+        spans.add(span.id, span);
         tree.add_reference(span.start, span.amount);
         tree.add_reference(span.end, -span.amount);
     }
-    // Leaves single-span mode (a second span arrives, or a resize).
-    void materialize() {
-        if (!has_single) return;
-        has_single = false;
-        add_to_tree(single);
-    }
-    // Back to single-span mode when one span is left in the tree.
-    void maybe_demote() {
-        if (resized || spans.size() != 1) return;
-        single = spans.begin()->second;
-        has_single = true;
-        spans.clear();
-        tree = TimeTree();
-    }
 };
+
+// Leaves single-span mode (a second span arrives, or a resize).
+void Planner::materialize() {
+    if (state_) return;
+    state_ = std::make_unique<State>();
+    if (has_single()) state_->add_to_tree(single_);
+    single_ = Span{};
+}
+
+// Back to single-span mode when one span is left in the tree, and to the
+// empty planner when none is.
+void Planner::maybe_demote() {
+    if (!state_) return;
+    if (state_->spans.empty()) {
+        state_.reset();
+    } else if (!state_->resized && state_->spans.size() == 1) {
+        state_->spans.for_each([&](SpanId, const Span& only) { single_ = only; });
+        state_.reset();
+    }
+}
 
 namespace {
 
@@ -80,12 +71,14 @@ Planner::Planner(int64_t total) : total_(total) {}
 Planner::Planner(const Planner& other)
     : total_(other.total_),
       next_id_(other.next_id_),
+      single_(other.single_),
       state_(other.state_ ? std::make_unique<State>(*other.state_) : nullptr) {}
 
 Planner& Planner::operator=(const Planner& other) {
     if (this != &other) {
         total_ = other.total_;
         next_id_ = other.next_id_;
+        single_ = other.single_;
         state_ = other.state_ ? std::make_unique<State>(*other.state_) : nullptr;
     }
     return *this;
@@ -101,46 +94,44 @@ Result<int64_t> Planner::avail_during(Time at, Time d) const {
     if (!valid_window(at, d))
         return make_error(Errc::kInvalid,
                           "planner: invalid time window " + window_text(at, d));
-    if (!state_) return total_;
-    if (state_->has_single) return total_ - state_->single_usage(at, at + d);
+    if (!state_) return total_ - single_usage(at, at + d);
     if (state_->resized) return state_->resized->avail_during(at, d);
     return total_ - state_->tree.max_usage(at, at + d);
 }
 
 int64_t Planner::avail_at(Time at) const {
-    if (!state_ || at < 0 || at >= kPlannerEnd) return total_;
-    if (state_->has_single) return total_ - state_->single_usage(at, at + 1);
+    if (at < 0 || at >= kPlannerEnd) return total_;
+    if (!state_) return total_ - single_usage(at, at + 1);
     if (state_->resized) return state_->resized->avail_at(at);
     return total_ - state_->tree.usage_at(at);
 }
 
 bool Planner::fits(Time at, Time d, int64_t amount) const {
     if (!valid_window(at, d) || amount < 0 || amount > total_) return false;
-    if (!state_) return true;
-    if (state_->has_single) return state_->single_usage(at, at + d) <= total_ - amount;
+    if (!state_) return single_usage(at, at + d) <= total_ - amount;
     if (state_->resized) return state_->resized->avail_during(at, d) >= amount;
     return state_->tree.max_usage(at, at + d) <= total_ - amount;
 }
 
 const Span* Planner::span(SpanId id) const {
-    return state_ ? state_->find(id) : nullptr;
+    if (!state_) return has_single() && single_.id == id ? &single_ : nullptr;
+    return state_->find(id);
 }
 
 size_t Planner::span_count() const {
-    if (!state_) return 0;
-    return state_->has_single ? 1 : state_->spans.size();
+    if (!state_) return has_single() ? 1 : 0;
+    return state_->spans.size();
 }
 
 size_t Planner::point_count() const {
-    if (!state_) return 1;
-    if (state_->has_single) return points().size();
+    if (!state_) return points().size();
     return state_->resized ? state_->resized->points().size() : state_->tree.size();
 }
 
 std::vector<Time> Planner::points() const {
-    if (!state_) return {0};
-    if (state_->has_single) {
-        const Span& only = state_->single;
+    if (!state_) {
+        if (!has_single()) return {0};
+        const Span& only = single_;
         if (only.start == 0) return {0, only.end};
         return {0, only.start, only.end};
     }
@@ -169,14 +160,9 @@ Result<Time> Planner::earliest(Time from, Time d, int64_t amount) const {
                                                std::to_string(d));
     };
     if (!state_) {
-        // The only point is 0, where everything is free.
-        if (from <= 0) return Time{0};
-        return exhausted();
-    }
-    if (state_->has_single) {
-        // The scheduled points are at most 0, start and end.
+        // The scheduled points are 0, and the single span's start and end.
         for (Time t : points())
-            if (t >= from && t <= kPlannerEnd - d && state_->single_usage(t, t + d) <= total_ - amount) return t;
+            if (t >= from && t <= kPlannerEnd - d && single_usage(t, t + d) <= total_ - amount) return t;
         return exhausted();
     }
     if (state_->resized) {
@@ -205,16 +191,16 @@ Result<Time> Planner::earliest(Time from, Time d, int64_t amount) const {
 
 void Planner::set_total(int64_t total) {
     const int64_t delta = total - total_;
-    if (state_ && delta != 0) {
-        state_->materialize();
+    if ((state_ || has_single()) && delta != 0) {
+        materialize();
         if (!state_->resized) {
             const TimeTree& tree = state_->tree;
             state_->resized = std::make_unique<ResizedPoints>(
                 tree.points(), [&](Time t) { return total_ - tree.usage_at(t); });
-            for (auto& [id, span] : state_->spans) {
+            state_->spans.for_each([&](SpanId, const Span& span) {
                 state_->resized->add_boundary_reference(span.start);
                 state_->resized->add_boundary_reference(span.end);
-            }
+            });
         }
         state_->resized->change_total(delta);
     }
@@ -239,15 +225,13 @@ Result<SpanId> Planner::add_span(Time at, Time d, int64_t amount) {
                                            window_text(at, d));
     const SpanId id = next_id_++;
     const Span added{id, at, at + d, amount};
-    if (!state_) {
-        state_ = std::make_unique<State>();
-        state_->single = added;
-        state_->has_single = true;
+    if (!state_ && !has_single()) {
+        single_ = added;
         return id;
     }
-    state_->materialize();
+    materialize();
     if (state_->resized) {
-        state_->spans.emplace(id, added);
+        state_->spans.add(id, added);
         state_->resized->add_span(at, at + d, amount);
     } else {
         state_->add_to_tree(added);
@@ -256,16 +240,15 @@ Result<SpanId> Planner::add_span(Time at, Time d, int64_t amount) {
 }
 
 Status Planner::remove_span(SpanId id) {
-    if (!state_) return unknown_span(id);
-    if (state_->has_single) {
-        if (state_->single.id != id) return unknown_span(id);
-        state_.reset();
+    if (!state_) {
+        if (!has_single() || single_.id != id) return unknown_span(id);
+        single_ = Span{};
         return ok_status();
     }
-    auto it = state_->spans.find(id);
-    if (it == state_->spans.end()) return unknown_span(id);
-    const Span removed = it->second;
-    state_->spans.erase(it);
+    const Span* found = state_->spans.find(id);
+    if (found == nullptr) return unknown_span(id);
+    const Span removed = *found;
+    state_->spans.erase(id);
     if (state_->resized) {
         state_->resized->remove_span(removed.start, removed.end, removed.amount);
     } else {
@@ -273,16 +256,12 @@ Status Planner::remove_span(SpanId id) {
         state_->tree.remove_reference(removed.end, removed.amount);
     }
     // Give the memory back: most planners are idle most of the time.
-    if (state_->spans.empty())
-        state_.reset();
-    else
-        state_->maybe_demote();
+    maybe_demote();
     return ok_status();
 }
 
 Status Planner::reduce_span(SpanId id, int64_t by) {
-    if (!state_) return unknown_span(id);
-    Span* found = state_->find(id);
+    Span* found = state_ ? state_->find(id) : has_single() && single_.id == id ? &single_ : nullptr;
     if (found == nullptr) return unknown_span(id);
     Span& reduced = *found;
     if (by < 0)
@@ -299,7 +278,7 @@ Status Planner::reduce_span(SpanId id, int64_t by) {
     if (by == reduced.amount) return remove_span(id);
     if (by == 0) return ok_status();
     reduced.amount -= by;
-    if (state_->has_single) return ok_status();
+    if (!state_) return ok_status();
     if (state_->resized) {
         state_->resized->reduce_span(reduced.start, reduced.end, by);
     } else {

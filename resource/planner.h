@@ -9,9 +9,9 @@
 // (see resource/time_tree.h); the reference walks spans linearly.
 //
 // Memory: there are hundreds of thousands of planners (one or two per graph
-// vertex) and most never get a span, so an empty planner is three words and
-// allocates nothing; the tree and the span table are created with the first
-// span and released again when the last span goes.
+// vertex) and most never get a span, so an empty planner allocates nothing;
+// one span is stored inline; the tree and the span table are created with
+// the second span and released again when one span is left.
 #pragma once
 
 #include <cstddef>
@@ -93,10 +93,23 @@ public:
 
 private:
     struct State;  // the point tree and the span table (planner.cc)
+    void materialize();
+    void maybe_demote();
+
+    bool has_single() const { return single_.id != 0; }
+    int64_t single_usage(Time at, Time end) const {
+        return single_.start < end && at < single_.end ? single_.amount : 0;
+    }
 
     int64_t total_ = 0;
     SpanId next_id_ = 1;
-    std::unique_ptr<State> state_;  // null while there are no spans
+    // Single-span mode: while a planner holds exactly one span (and was
+    // never resized) the span lives here (id != 0) and state_ stays null.
+    // Most busy planners (a core, a node, their exclusivity checkers) hold
+    // one span, so a span there costs no allocation at all, and queries
+    // skip the tree walk.
+    Span single_{};
+    std::unique_ptr<State> state_;  // null while there are fewer than two spans
 };
 
 }  // namespace rq

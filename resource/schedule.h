@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "resource/graph.h"
+#include "resource/job_map.h"
 #include "resource/multi_planner.h"
 #include "resource/planner.h"
 
@@ -26,23 +27,40 @@ using JobId = int64_t;
 // a vertex is free for exclusive use only if no unit is taken (2^30).
 inline constexpr int64_t kCheckerCapacity = int64_t(1) << 30;
 
+// Jobspec labels of a vertex (JGF "ephemeral"): rarely set, so a null
+// pointer until the first label.
+class Labels {
+public:
+    using Map = std::map<std::string, std::string>;
+    std::string& operator[](const std::string& key) {
+        if (!map_) map_ = std::make_unique<Map>();
+        return (*map_)[key];
+    }
+    bool empty() const { return !map_ || map_->empty(); }
+    void clear() { map_.reset(); }
+    const Map* get() const { return empty() ? nullptr : map_.get(); }
+
+private:
+    std::unique_ptr<Map> map_;
+};
+
 struct VertexSchedule {
     explicit VertexSchedule(int64_t size) : plan(size), x_checker(kCheckerCapacity) {}
 
     Planner plan;                          // capacity = vertex size
     Planner x_checker;                     // capacity 2^30
-    std::map<JobId, SpanId> allocations;   // exclusive spans at time 0
-    std::map<JobId, SpanId> reservations;  // exclusive spans in the future
-    std::map<JobId, SpanId> x_spans;       // exclusivity-checker spans
-    std::set<JobId> tags;                  // every job that emitted this vertex
-    std::map<std::string, std::string> ephemeral;  // jobspec labels (JGF "ephemeral")
+    JobMap<SpanId> allocations;   // exclusive spans at time 0
+    JobMap<SpanId> reservations;  // exclusive spans in the future
+    JobMap<SpanId> x_spans;       // exclusivity-checker spans
+    JobSet tags;                  // every job that emitted this vertex
+    Labels ephemeral;             // jobspec labels (JGF "ephemeral")
 };
 
 // A subtree plan: how many units of each tracked type are free below a
 // vertex over time, and the span each job holds on it.
 struct SubtreePlan {
     MultiPlanner plan;
-    std::map<JobId, SpanId> job2span;
+    JobMap<SpanId> job2span;
 };
 
 class ScheduleStore {

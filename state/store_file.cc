@@ -122,7 +122,7 @@ Status write_jobs(Database& db, const Session& s, const std::set<int64_t>& ids) 
         }
         const JobRecord& j = it->second;
         RQ_TRY(put->bind(1, id).bind(2, job_state_name(j.state)).bind(3, j.scheduled_at)
-                   .bind(4, j.jobspec_path).bind(5, j.overhead).run());
+                   .bind(4, j.jobspec_path ? *j.jobspec_path : std::string()).bind(5, j.overhead).run());
     }
     return ok_status();
 }

@@ -77,6 +77,12 @@ public:
     // Releases every span of `jobid` (traversal.md §11).
     Status cancel(JobId jobid);
 
+    // The simulated clock of queue/: run() allocates at `now` and reserves
+    // at the earliest time after it, instead of at time 0. 0 (the default)
+    // is the reference's behaviour; nothing else reads it.
+    void set_now(int64_t now) { now_ = now; }
+    int64_t now() const { return now_; }
+
     // `update`: applies an allocation given as R (reader "jgf",
     // "jgf_shorthand" or "rv1exec") for [at, at+duration) and emits it
     // (traversal.md §12). A failure leaves its reason in message().
@@ -201,8 +207,8 @@ private:
     Status release_vertex(VertexId u, JobId jobid, std::map<TypeId, int64_t>& released);
     Status shrink_ancestors(JobId jobid, const std::map<int64_t, VertexId>& rank_root,
                             const std::map<int64_t, std::map<TypeId, int64_t>>& released);
-    // Detaches `v` and its dominant descendants from the graph.
-    void detach_subtree(VertexId v);
+    // Detaches every root and its dominant descendants from the graph.
+    void detach_subtrees(const std::vector<VertexId>& roots);
 
     // ---- update from R (dfu_apply.cc) --------------------------------------
     Status apply_jgf(std::string_view text, bool shorthand);
@@ -261,6 +267,7 @@ private:
     const Jobspec* jobspec_ = nullptr;
     std::vector<std::pair<TypeId, int64_t>> totals_;  // J: the request's tracked-type totals
     int64_t at_ = 0;
+    int64_t now_ = 0;  // set_now()
     int64_t duration_ = 0;
     AllocKind kind_ = AllocKind::kAlloc;
     bool x_root_ = false;

@@ -16,26 +16,27 @@ Status DfuTraverser::attach(std::string_view jgf_text) {
     return pruned;
 }
 
-void DfuTraverser::detach_subtree(VertexId v) {
+void DfuTraverser::detach_subtrees(const std::vector<VertexId>& roots) {
+    // One walk and one batch detach for all roots: linear in what goes.
     std::vector<VertexId> collected;
-    std::vector<VertexId> stack{v};
+    std::vector<VertexId> stack(roots.rbegin(), roots.rend());
     std::vector<bool> seen(graph_.num_vertices(), false);
     while (!stack.empty()) {
         VertexId u = stack.back();
         stack.pop_back();
-        if (seen[u]) continue;
+        if (seen[u] || graph_.is_removed(u)) continue;
         seen[u] = true;
         collected.push_back(u);
         for (EdgeId e : graph_.out(u))
             if (graph_.subsystem(e) == dominant()) stack.push_back(graph_.target(e));
     }
-    for (VertexId u : collected) graph_.detach_vertex(u);
+    graph_.detach_vertices(collected);
 }
 
 Status DfuTraverser::remove_path(const std::string& path) {
     auto at = graph_.at_path(path);
     if (at.empty()) return make_error(Errc::kNotFound, "no resource at path " + path);
-    detach_subtree(at.back());
+    detach_subtrees({at.back()});
     return reinstall_pruning();
 }
 
@@ -78,8 +79,7 @@ Status DfuTraverser::remove_ranks(const std::vector<int64_t>& ranks) {
             if (rank_root.count(rank)) roots[rank] = rank_root[rank];
         RQ_TRY(shrink_ancestors(job, roots, amounts));
     }
-    for (VertexId v : doomed)
-        if (!graph_.is_removed(v)) detach_subtree(v);
+    detach_subtrees(doomed);
     return reinstall_pruning();
 }
 

@@ -48,7 +48,7 @@ Errc DfuTraverser::feasible(const Jobspec& jobspec, MatchOp op) const {
     if (needed > graph_.nodes_up) return failure;
     const std::vector<VertexId>& nodes = graph_.by_type(types::kNode);
     if (nodes.empty()) return Errc::kOk;
-    int64_t when = op == MatchOp::kAllocate || op == MatchOp::kWithoutAllocating ? 0 : kGraphEnd - 1;
+    int64_t when = op == MatchOp::kAllocate || op == MatchOp::kWithoutAllocating ? now_ : kGraphEnd - 1;
     int64_t found = 0;
     for (VertexId v : nodes) {
         if (found >= needed) break;
@@ -72,8 +72,8 @@ Errc DfuTraverser::probe_far_future(Jobspec& jobspec) {
 
 Errc DfuTraverser::schedule(Jobspec& jobspec, MatchOp op, int64_t& at) {
     if (Errc f = feasible(jobspec, op); f != Errc::kOk) return f;
-    at = 0;
-    if (select_jobspec(jobspec, 0) == Errc::kOk) return Errc::kOk;
+    at = now_;
+    if (select_jobspec(jobspec, now_) == Errc::kOk) return Errc::kOk;
     switch (op) {
     case MatchOp::kAllocate:
     case MatchOp::kWithoutAllocating:
@@ -92,7 +92,7 @@ Errc DfuTraverser::schedule(Jobspec& jobspec, MatchOp op, int64_t& at) {
             std::vector<int64_t> request;
             for (size_t i = 0; i < plan->plan.size(); ++i) request.push_back(totals_lookup(plan->plan.type(i)));
             AllocKind kind = kind_;
-            for (int64_t from = 1;;) {
+            for (int64_t from = now_ + 1;;) {
                 auto t = plan->plan.earliest(from, duration_, request);
                 if (!t.ok()) break;
                 kind_ = kind;
@@ -110,7 +110,7 @@ Errc DfuTraverser::schedule(Jobspec& jobspec, MatchOp op, int64_t& at) {
 MatchResult DfuTraverser::run(Jobspec& jobspec, MatchOp op, JobId jobid, MatchWriter& writer) {
     MatchResult result;
     jobspec_ = &jobspec;
-    reweight_time_ = 0;
+    reweight_time_ = now_;
     VertexId root = graph_.root(dominant());
     x_root_ = false;
     for (const JobResource& r : jobspec.resources)

@@ -112,7 +112,7 @@ int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool p
         emission.parent_exclusive = parent_excl;
         emission.level = level_;
         if (const VertexSchedule* record = store_.find(u); record && !record->ephemeral.empty())
-            emission.ephemeral = &record->ephemeral;
+            emission.ephemeral = record->ephemeral.get();
         writer_->vertex(graph_, emission);
     }
     --level_;

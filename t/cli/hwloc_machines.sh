@@ -51,9 +51,18 @@ done
 gpus=$(echo "find status=up" | "$RQ" -L "$LASSEN" -f hwloc -W node,gpu 2>&1 | grep -o -e '-gpu[0-9]*' | tr '\n' ' ')
 expect_eq "lassen gpus" "-gpu0 -gpu1 -gpu2 -gpu3 " "$gpus"
 
-# corona11 exports a block device without a size: refused, naming both.
-err=$(echo quit | "$RQ" -L "$CORONA" -f hwloc 2>&1)
-expect_contains "storage without a size" "hwloc_reader: $CORONA: block device nvme0n1 has no Size" "$err"
+# corona11 exports a block device without a size: it loads by default,
+# one warning naming the file and the device on stderr, nothing else; the
+# disk is left out, the rest is what `-W` without storage loads.
+echo "find status=up" | "$RQ" -L "$CORONA" -f hwloc >out.txt 2>err.txt
+expect_eq "storage without a size: status" 0 "$?"
+expect_eq "storage without a size: stderr" \
+    "WARNING: $CORONA: block device nvme0n1 at PCI 0000:01:00.0 has no Size: left out (no storage vertex for it)" \
+    "$(cat err.txt)"
+echo "find status=up" | "$RQ" -L "$CORONA" -f hwloc -W node,socket,core,pu,gpu,numanode,cache,group >out_w.txt 2>err_w.txt
+expect_eq "no warning without storage in -W" "" "$(cat err_w.txt)"
+expect_eq "the rest is what -W without storage loads" "$(cat out_w.txt)" "$(cat out.txt)"
+expect_eq "no storage vertex" 0 "$(grep -c storage out.txt)"
 
 # A newer hwloc format: hwloc's own reason, naming the file.
 sed '0,/<topology/s/<topology/<topology version="3.0"/' "$LASSEN" >v3.xml

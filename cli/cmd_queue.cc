@@ -1,0 +1,207 @@
+// The simulated queue's commands: submit, set-priority, dequeue, queue,
+// time, advance, run (README "Queues in simulated time"), and --replay.
+// The queue itself lives in queue/; this file only parses and prints.
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+
+#include "cli/command_table.h"
+#include "queue/replay.h"
+#include "utilities/file.h"
+
+namespace rq {
+
+namespace {
+
+bool parse_int(const std::string& s, int64_t& n) {
+    if (s.empty() || s.size() > 15) return false;
+    size_t i = s[0] == '-' ? 1 : 0;
+    if (i == s.size()) return false;
+    for (size_t k = i; k < s.size(); ++k)
+        if (s[k] < '0' || s[k] > '9') return false;
+    n = std::stoll(s);
+    return true;
+}
+
+// The queue, created on first use with the command-line settings. Errors
+// (a bad --queue-policy, an unwritable --events-json) are printed here.
+queue::Simulator* simulator(Session& s) {
+    if (s.queue) return s.queue.get();
+    auto policy = queue::make_queue_policy(s.options.queue_policy, s.options.queue_depth, s.options.reservation_depth);
+    if (!policy) {
+        std::cerr << "ERROR: --queue-policy: " << policy.message() << "\n";
+        return nullptr;
+    }
+    auto log = std::make_unique<queue::EventLog>(&s.out());
+    if (!s.options.events_json.empty()) {
+        Status opened = log->open_json(s.options.events_json);
+        if (!opened) {
+            std::cerr << "ERROR: " << opened.message() << "\n";
+            return nullptr;
+        }
+    }
+    queue::JqmConfig jqm = queue::default_jqm_config();
+    if (!s.options.queues_file.empty()) {
+        auto loaded = queue::load_jqm_config(s.options.queues_file);
+        if (!loaded) {
+            std::cerr << "ERROR: -Q: " << loaded.message() << "\n";
+            return nullptr;
+        }
+        jqm = std::move(*loaded);
+    }
+    s.queue_log = std::move(log);
+    s.queue = std::make_unique<queue::Simulator>(*s.traverser, *policy, *s.queue_log, s.next_jobid);
+    s.queue->set_jqm(std::move(jqm));
+    return s.queue.get();
+}
+
+Next queue_error(const std::string& what, const std::string& message) {
+    std::cerr << "ERROR: " << what << ": " << message << "\n";
+    return Next::kContinue;
+}
+
+}  // namespace
+
+// submit [--queue Q] [--priority P] [--name DEF] [--runtime S] FILE
+Next cmd_submit(Session& s, const Args& args) {
+    queue::QueueJob job;
+    int64_t runtime = -1;
+    size_t i = 1;
+    for (; i + 1 < args.size() && args[i].rfind("--", 0) == 0; i += 2) {
+        const std::string& flag = args[i];
+        const std::string& value = args[i + 1];
+        int64_t n = 0;
+        if (flag == "--queue") {
+            job.queue = value;
+        } else if (flag == "--name") {
+            job.name = value;
+        } else if (flag == "--priority") {
+            if (!parse_int(value, n) || n < 1 || n > 10)
+                return queue_error("submit", "--priority must be 1 to 10, not '" + value + "'");
+            job.priority = static_cast<int>(n);
+        } else if (flag == "--rm") {
+            auto eq = value.find('=');
+            if (eq == std::string::npos || eq == 0 || !parse_int(value.substr(eq + 1), n) || n < 0)
+                return queue_error("submit", "--rm needs KEY=COUNT (a resource manager's consumption), not '" + value + "'");
+            job.rm[value.substr(0, eq)] = n;
+        } else if (flag == "--runtime") {
+            if (!parse_int(value, n) || n < 0)
+                return queue_error("submit", "--runtime must be a number of seconds >= 0, not '" + value + "'");
+            runtime = n;
+        } else {
+            return queue_error("submit", "unknown option '" + flag + "' (--queue, --priority, --name, --runtime, --rm)");
+        }
+    }
+    if (i + 1 != args.size()) return queue_error("submit", "usage: submit [--queue Q] [--priority P] [--name DEF] [--runtime S] [--rm KEY=N] FILE");
+    const std::string& path = args[i];
+    std::string text;
+    if (!read_file(path, text)) return queue_error("submit", "cannot read " + path);
+    auto jobspec = parse_jobspec(text, s.graph->types());
+    if (!jobspec) return queue_error("submit", path + ": " + jobspec.message());
+    double d = jobspec->duration;
+    if (!(d >= 1 && d < double(kGraphEnd)))
+        return queue_error("submit", path + ": attributes.system.duration must be at least 1 second (the requested time)");
+    job.estimate = static_cast<int64_t>(std::ceil(d));
+    job.runtime = runtime < 0 ? job.estimate : runtime;
+    if (job.name.empty()) job.name = path;
+    job.jobspec = std::make_shared<Jobspec>(std::move(*jobspec));
+    queue::Simulator* q = simulator(s);
+    if (q == nullptr) return Next::kContinue;
+    auto id = q->submit(std::move(job));
+    if (!id) return queue_error("submit", path + ": " + id.message());
+    return Next::kContinue;
+}
+
+Next cmd_set_priority(Session& s, const Args& args) {
+    int64_t id = 0, p = 0;
+    if (args.size() != 3 || !parse_int(args[1], id) || !parse_int(args[2], p))
+        return queue_error("set-priority", "usage: set-priority JOBID PRIORITY");
+    queue::Simulator* q = simulator(s);
+    if (q == nullptr) return Next::kContinue;
+    Status done = q->set_priority(id, static_cast<int>(std::max<int64_t>(std::min<int64_t>(p, 1000), -1000)));
+    if (!done) return queue_error("set-priority", done.message());
+    return Next::kContinue;
+}
+
+Next cmd_dequeue(Session& s, const Args& args) {
+    int64_t id = 0;
+    if (args.size() != 2 || !parse_int(args[1], id)) return queue_error("dequeue", "usage: dequeue JOBID");
+    queue::Simulator* q = simulator(s);
+    if (q == nullptr) return Next::kContinue;
+    Status done = q->dequeue(id);
+    if (!done) return queue_error("dequeue", done.message());
+    return Next::kContinue;
+}
+
+Next cmd_queue(Session& s, const Args&) {
+    queue::Simulator* q = simulator(s);
+    if (q == nullptr) return Next::kContinue;
+    q->settle();
+    auto pending = q->pending();
+    s.out() << "QUEUE time=" << q->now() << " policy=" << q->policy().name << " pending=" << pending.size()
+            << " running=" << q->running() << "\n";
+    for (const queue::QueueJob* j : pending) {
+        s.out() << "  job=" << j->id << " name=" << j->name << " queue=" << j->queue << " priority=" << j->priority
+                << " submit=" << j->submit
+                << " state=" << (j->state == queue::QueueJobState::kReserved ? "reserved" : "pending")
+                << " reason=\"" << (j->considered_in == q->passes() ? j->reason : "not considered in the last pass (behind a blocked fcfs head or beyond queue-depth)") << "\"\n";
+    }
+    return Next::kContinue;
+}
+
+Next cmd_time(Session& s, const Args&) {
+    queue::Simulator* q = simulator(s);
+    if (q == nullptr) return Next::kContinue;
+    q->settle();
+    s.out() << "TIME " << q->now() << "\n";
+    return Next::kContinue;
+}
+
+Next cmd_advance(Session& s, const Args& args) {
+    int64_t seconds = 0;
+    if (args.size() != 2 || !parse_int(args[1], seconds) || seconds < 0)
+        return queue_error("advance", "usage: advance SECONDS (a number >= 0)");
+    queue::Simulator* q = simulator(s);
+    if (q == nullptr) return Next::kContinue;
+    Status done = q->advance(seconds);
+    if (!done) return queue_error("advance", done.message());
+    return Next::kContinue;
+}
+
+Next cmd_run(Session& s, const Args&) {
+    queue::Simulator* q = simulator(s);
+    if (q == nullptr) return Next::kContinue;
+    auto left = q->run();
+    if (!left) return queue_error("run", left.message());
+    if (*left > 0) std::cerr << "WARN: run: " << *left << " job(s) can never start (resources down?)\n";
+    return Next::kContinue;
+}
+
+void finish_queue(Session& s) {
+    if (s.queue) s.queue->settle();
+    if (s.queue_log) s.queue_log->flush();
+}
+
+int run_replay(Session& s) {
+    queue::ReplayConfig config;
+    config.trace = s.options.replay;
+    config.shift = s.options.replay_shift;
+    config.whole_nodes = s.options.replay_nodes;
+    config.csv = s.options.replay_csv;
+    config.events_json = s.options.events_json;
+    auto policy = queue::make_queue_policy(s.options.queue_policy, s.options.queue_depth, s.options.reservation_depth);
+    if (!policy) {
+        std::cerr << "ERROR: --queue-policy: " << policy.message() << "\n";
+        return 1;
+    }
+    config.policy = *policy;
+    Status done = queue::replay(*s.traverser, config, s.out(), std::cerr);
+    s.out().flush();
+    if (!done) {
+        std::cerr << "ERROR: --replay: " << done.message() << "\n";
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace rq

@@ -1,0 +1,93 @@
+#include "queue/events.h"
+
+#include <nlohmann/json.hpp>
+
+#include "resource/interner.h"
+
+namespace rq::queue {
+
+Status EventLog::open_json(const std::string& path) {
+    json_.open(path, std::ios::trunc);
+    if (!json_) return make_error(Errc::kIo, "--events-json: cannot open " + path + " for writing");
+    return ok_status();
+}
+
+namespace {
+
+std::string joined(const std::vector<std::string>& names) {
+    std::string s;
+    for (const auto& n : names) s += (s.empty() ? "" : ",") + n;
+    return s;
+}
+
+}  // namespace
+
+void EventLog::emit(const Event& e) {
+    if (!active()) return;
+    if (lines_ != nullptr) {
+        std::ostream& o = *lines_;
+        o << "EVENT " << e.time << ' ' << e.event << " job=" << e.job << " queue=" << e.queue;
+        if (!e.name.empty()) o << " name=" << e.name;
+        for (auto& [k, v] : e.fields) o << ' ' << k << '=' << v;
+        if (e.resources != nullptr) o << " resources=" << joined(*e.resources);
+        o << '\n';
+    }
+    if (json_.is_open()) {
+        nlohmann::json j;
+        j["time"] = e.time;
+        j["event"] = e.event;
+        j["job"] = e.job;
+        j["queue"] = e.queue;
+        if (!e.name.empty()) j["name"] = e.name;
+        for (auto& [k, v] : e.fields) {
+            std::string value = v;
+            if (value.size() >= 2 && value.front() == '"') value = value.substr(1, value.size() - 2);
+            char* end = nullptr;
+            long long n = std::strtoll(value.c_str(), &end, 10);
+            if (!value.empty() && end != nullptr && *end == '\0')
+                j[k] = n;
+            else
+                j[k] = value;
+        }
+        if (e.resources != nullptr) j["resources"] = *e.resources;
+        json_ << j.dump() << '\n';
+    }
+}
+
+void EventLog::flush() {
+    if (lines_ != nullptr) lines_->flush();
+    if (json_.is_open()) json_.flush();
+}
+
+void ResourceCollector::vertex(const ResourceGraph& graph, const VertexEmission& v) {
+    // Post-order: a vertex is a leaf when the previous emission was not
+    // deeper than it.
+    bool leaf = names_.empty() && last_level_ == 0 ? true : last_level_ <= v.level;
+    last_level_ = v.level;
+    TypeId type = graph.type(v.vertex);
+    if (!keep_names_) {
+        if (leaf && type == types::kCore) cores_ += 1;
+        return;
+    }
+    if (type == types::kNode) {
+        std::string node(graph.name(v.vertex));
+        for (size_t i = unqualified_; i < names_.size(); ++i) names_[i] = node + ":" + names_[i];
+        if (leaf) names_.push_back(node);
+        unqualified_ = names_.size();
+        return;
+    }
+    if (!leaf) return;
+    names_.emplace_back(graph.name(v.vertex));
+    if (type == types::kCore) cores_ += 1;
+}
+
+void ResourceCollector::reset() {
+    names_.clear();
+    unqualified_ = 0;
+    last_level_ = 0;
+    cores_ = 0;
+}
+
+const std::vector<std::string>& ResourceCollector::names() { return names_; }
+
+}  // namespace rq::queue

@@ -1,0 +1,74 @@
+// Queue events (issue 10 "Time"): one line per event on the output stream
+// and, with --events-json FILE, one JSON object per line.
+//
+// Line format (documented in README "Queues in simulated time"):
+//   EVENT <time> <event> job=<id> queue=<queue> [name=<name>] [key=value]...
+// with, per event:
+//   submit   priority=<p> estimate=<s> runtime=<s>
+//   start    resources=<r1,r2,...>
+//   reserve  at=<planned start> resources=<r1,r2,...>
+//   end      status=completed|killed (killed: the run time exceeded the
+//            requested time and the job was stopped at the requested time)
+//   reject   reason="<why>"
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "resource/match_writer.h"
+
+namespace rq::queue {
+
+struct Event {
+    int64_t time = 0;
+    std::string event;  // submit, start, reserve, end, reject
+    int64_t job = 0;
+    std::string queue;
+    std::string name;
+    std::vector<std::pair<std::string, std::string>> fields;  // in print order
+    const std::vector<std::string>* resources = nullptr;      // start, reserve
+};
+
+class EventLog {
+public:
+    // `lines` may be null (no line output, e.g. during --replay).
+    explicit EventLog(std::ostream* lines) : lines_(lines) {}
+    // Opens (truncates) the JSON-lines file; the error names the file.
+    Status open_json(const std::string& path);
+    void emit(const Event& e);
+    void flush();
+    // Whether events go anywhere (a replay without --events-json: no).
+    bool active() const { return lines_ != nullptr || json_.is_open(); }
+
+private:
+    std::ostream* lines_;
+    std::ofstream json_;
+};
+
+// A MatchWriter that keeps only the names of the leaf vertices of a match,
+// each qualified by its node ("node3:core5"), in emission order.
+class ResourceCollector : public MatchWriter {
+public:
+    void vertex(const ResourceGraph& graph, const VertexEmission& v) override;
+    void edge(const ResourceGraph&, EdgeId, bool) override {}
+    Status flush(std::ostream&) override { return ok_status(); }
+    void reset() override;
+    // Finishes the collected list and returns it (valid until reset()).
+    const std::vector<std::string>& names();
+    // Leaves of type core among them.
+    int64_t cores() const { return cores_; }
+    // Off: only count cores (no names are built; a replay without events).
+    void keep_names(bool on) { keep_names_ = on; }
+
+private:
+    std::vector<std::string> names_;
+    size_t unqualified_ = 0;  // names_[unqualified_..] wait for their node
+    int last_level_ = 0;
+    int64_t cores_ = 0;
+    bool keep_names_ = true;
+};
+
+}  // namespace rq::queue

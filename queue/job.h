@@ -1,0 +1,52 @@
+// A job in the simulated queue: what was asked (jobspec, estimate, run
+// time, priority) and what happened (reservation, start, end).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "resource/jobspec.h"
+
+namespace rq::queue {
+
+enum class QueueJobState { kPending, kReserved, kRunning };
+
+struct QueueJob {
+    int64_t id = 0;
+    std::string name;             // job definition name (--name)
+    std::string queue = "default";
+    int priority = 5;             // 1..10, higher first
+    int64_t submit = 0;           // simulated submit time
+    uint64_t seq = 0;             // submission order
+    int64_t estimate = 0;         // requested time: reservations and backfill use it
+    int64_t runtime = 0;          // real run time; killed at `estimate` if longer
+    int64_t size = 0;             // cores (SWF size, or the cores the job was given)
+    // Shared by jobs of one shape; the simulator sets its duration to
+    // `estimate` before every match.
+    std::shared_ptr<Jobspec> jobspec;
+    // Minimum units of each type the jobspec asks for in total (set at
+    // enqueue): a pass skips the match when the root's aggregate planner
+    // already shows too few free now.
+    std::vector<std::pair<TypeId, int64_t>> totals;
+
+    // JQM: consumption per manager key (overrides the manager's default),
+    // and what the job holds while running.
+    std::map<std::string, int64_t> rm;
+    std::map<std::string, int64_t> rm_taken;
+    std::map<std::string, std::vector<std::string>> rm_items;
+
+    QueueJobState state = QueueJobState::kPending;
+    int64_t reserved_at = -1;     // planned start of the current reservation
+    int64_t start = -1;
+    int64_t end = -1;
+    std::string reason;           // why it is not running (for `queue`)
+    uint64_t considered_in = 0;   // the pass that last looked at it (reason is from then)
+
+    bool killed() const { return runtime > estimate; }
+};
+
+}  // namespace rq::queue

@@ -1,0 +1,124 @@
+#include "queue/jqm.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+
+namespace rq::queue {
+
+RmAnswer ResourceManager::ask(int64_t n, const std::string& name) const {
+    // Highlander refuses per name, not for lack of room: "not enough".
+    if (kind == kHighlander) return running.count(name) ? RmAnswer::kNotEnough : RmAnswer::kGo;
+    if (n <= free()) return RmAnswer::kGo;
+    return free() > 0 ? RmAnswer::kNotEnough : RmAnswer::kEmpty;
+}
+
+std::vector<std::string> ResourceManager::take(int64_t n, const std::string& name) {
+    std::vector<std::string> got;
+    if (kind == kHighlander) {
+        running.insert(name);
+        return got;
+    }
+    used += n;
+    if (kind == kDiscrete) {
+        taken.resize(items.size(), false);
+        for (size_t i = 0; i < items.size() && static_cast<int64_t>(got.size()) < n; ++i)
+            if (!taken[i]) {
+                taken[i] = true;
+                got.push_back(items[i]);
+            }
+    }
+    return got;
+}
+
+void ResourceManager::give_back(int64_t n, const std::string& name, const std::vector<std::string>& names) {
+    if (kind == kHighlander) {
+        auto it = running.find(name);
+        if (it != running.end()) running.erase(it);
+        return;
+    }
+    used -= n;
+    for (const std::string& item : names)
+        for (size_t i = 0; i < items.size(); ++i)
+            if (items[i] == item) taken[i] = false;
+}
+
+bool ResourceManager::has_room() const { return kind == kHighlander || free() > 0; }
+
+std::string ResourceManager::env_name() const {
+    std::string k = key;
+    for (char& c : k) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return "JQM_RM_DISCRETE_" + k + "_ITEMS";
+}
+
+const JqmQueue* JqmConfig::find(const std::string& name) const {
+    for (const JqmQueue& q : queues)
+        if (q.name == name) return &q;
+    return nullptr;
+}
+
+JqmConfig default_jqm_config() {
+    JqmConfig c;
+    JqmQueue q;
+    q.name = "default";
+    ResourceManager thread;
+    thread.key = "thread";
+    q.managers.push_back(thread);
+    c.queues.push_back(q);
+    return c;
+}
+
+Result<JqmConfig> load_jqm_config(const std::string& path) {
+    JqmConfig config;
+    try {
+        YAML::Node root = YAML::LoadFile(path);
+        if (!root.IsMap() || !root["queues"] || !root["queues"].IsSequence())
+            return make_error(Errc::kInvalid, path + ": needs a 'queues' list");
+        if (root["poll_interval"]) config.poll_interval = root["poll_interval"].as<int64_t>();
+        if (config.poll_interval < 1) return make_error(Errc::kInvalid, path + ": poll_interval must be >= 1");
+        for (const YAML::Node& qn : root["queues"]) {
+            JqmQueue q;
+            if (!qn["name"]) return make_error(Errc::kInvalid, path + ": a queue needs a 'name'");
+            q.name = qn["name"].as<std::string>();
+            if (config.find(q.name)) return make_error(Errc::kInvalid, path + ": queue '" + q.name + "' twice");
+            std::string at = path + ": queue " + q.name + ": ";
+            if (qn["managers"])
+                for (const YAML::Node& mn : qn["managers"]) {
+                    ResourceManager m;
+                    std::string type = mn["type"] ? mn["type"].as<std::string>() : "";
+                    m.key = mn["key"] ? mn["key"].as<std::string>() : type;
+                    if (type == "quantity") {
+                        m.kind = ResourceManager::kQuantity;
+                        if (mn["quantity"]) m.quantity = mn["quantity"].as<int64_t>();
+                        if (m.quantity < 0) return make_error(Errc::kInvalid, at + m.key + ": quantity must be >= 0");
+                    } else if (type == "discrete") {
+                        m.kind = ResourceManager::kDiscrete;
+                        m.default_consumption = 0;
+                        if (mn["items"]) {
+                            for (const YAML::Node& i : mn["items"]) m.items.push_back(i.as<std::string>());
+                        } else {
+                            for (int i = 1; i <= 10; ++i) m.items.push_back(std::string(i < 10 ? "item0" : "item") + std::to_string(i));
+                        }
+                    } else if (type == "highlander") {
+                        m.kind = ResourceManager::kHighlander;
+                    } else {
+                        return make_error(Errc::kInvalid, at + "unknown manager type '" + type +
+                                                              "' (quantity, discrete, highlander)");
+                    }
+                    if (mn["consumption"]) m.default_consumption = mn["consumption"].as<int64_t>();
+                    if (m.default_consumption < 0) return make_error(Errc::kInvalid, at + m.key + ": consumption must be >= 0");
+                    for (auto& other : q.managers)
+                        if (other.key == m.key) return make_error(Errc::kInvalid, at + "manager key '" + m.key + "' twice");
+                    q.managers.push_back(std::move(m));
+                }
+            config.queues.push_back(std::move(q));
+        }
+        if (config.queues.empty()) return make_error(Errc::kInvalid, path + ": no queue");
+    } catch (const YAML::Exception& e) {
+        return make_error(Errc::kInvalid, path + ": " + e.what());
+    }
+    return config;
+}
+
+}  // namespace rq::queue

@@ -1,0 +1,293 @@
+#include "queue/simulator.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace rq::queue {
+
+namespace {
+
+void add_totals(const std::vector<JobResource>& resources, int64_t multiplier,
+                std::vector<std::pair<TypeId, int64_t>>& totals) {
+    for (const JobResource& r : resources) {
+        int64_t n = multiplier * static_cast<int64_t>(r.count.min);
+        auto it = std::find_if(totals.begin(), totals.end(), [&](auto& p) { return p.first == r.type; });
+        if (it == totals.end())
+            totals.emplace_back(r.type, n);
+        else
+            it->second += n;
+        add_totals(r.with, n, totals);
+    }
+}
+
+}  // namespace
+
+Simulator::Simulator(DfuTraverser& traverser, QueuePolicy policy, EventLog& log, int64_t& next_id)
+    : traverser_(traverser), policy_(std::move(policy)), log_(log), next_id_(next_id) {
+    collector_.keep_names(log_.active());
+}
+
+Event Simulator::event(const QueueJob& job, const char* name) const {
+    Event e;
+    e.time = now_;
+    e.event = name;
+    e.job = job.id;
+    e.queue = job.queue;
+    e.name = job.name;
+    return e;
+}
+
+Result<int64_t> Simulator::submit(QueueJob job) {
+    if (job.priority < 1 || job.priority > 10)
+        return make_error(Errc::kInvalid, "priority must be 1 to 10, not " + std::to_string(job.priority));
+    if (job.estimate <= 0) return make_error(Errc::kInvalid, "the job needs a positive duration (requested time)");
+    if (job.runtime < 0) return make_error(Errc::kInvalid, "the run time must not be negative");
+    if (policy_.jqm) RQ_TRY(jqm_check(job));
+    job.jobspec->duration = static_cast<double>(job.estimate);
+    collector_.reset();
+    MatchResult sat = traverser_.run(*job.jobspec, MatchOp::kSatisfiability, 0, collector_);
+    traverser_.clear_message();
+    if (!sat.ok())
+        return make_error(sat.code, sat.code == Errc::kUnsatisfiable
+                                        ? "the request can never be satisfied on this resource graph"
+                                        : std::string("the request is invalid: ") + errc_text(sat.code));
+    return enqueue(std::move(job));
+}
+
+int64_t Simulator::enqueue(QueueJob job) {
+    job.totals.clear();
+    add_totals(job.jobspec->resources, 1, job.totals);
+    job.id = next_id_++;
+    job.submit = now_;
+    job.seq = next_seq_++;
+    job.state = QueueJobState::kPending;
+    job.reason = "submitted; the pass of this instant has not run yet";
+    Event e = event(job, "submit");
+    e.fields = {{"priority", std::to_string(job.priority)},
+                {"estimate", std::to_string(job.estimate)},
+                {"runtime", std::to_string(job.runtime)}};
+    log_.emit(e);
+    int64_t id = job.id;
+    pending_.insert(key_of(job));
+    jobs_.emplace(id, std::move(job));
+    pass_due_ = true;
+    return id;
+}
+
+Status Simulator::set_priority(int64_t id, int priority) {
+    if (priority < 1 || priority > 10)
+        return make_error(Errc::kInvalid, "priority must be 1 to 10, not " + std::to_string(priority));
+    auto it = jobs_.find(id);
+    if (it == jobs_.end() || it->second.state == QueueJobState::kRunning)
+        return make_error(Errc::kNotFound, "no pending job " + std::to_string(id));
+    pending_.erase(key_of(it->second));
+    it->second.priority = priority;
+    pending_.insert(key_of(it->second));
+    pass_due_ = true;
+    return ok_status();
+}
+
+Status Simulator::dequeue(int64_t id) {
+    auto it = jobs_.find(id);
+    if (it == jobs_.end() || it->second.state == QueueJobState::kRunning)
+        return make_error(Errc::kNotFound, "no pending job " + std::to_string(id));
+    if (it->second.state == QueueJobState::kReserved) {
+        (void)traverser_.cancel(id);
+        reserved_.erase(std::find(reserved_.begin(), reserved_.end(), id));
+    }
+    pending_.erase(key_of(it->second));
+    jobs_.erase(it);
+    pass_due_ = true;
+    return ok_status();
+}
+
+void Simulator::settle() {
+    if (!pass_due_) return;
+    if (!policy_.jqm) {
+        pass();
+        return;
+    }
+    // JQM polls on a grid of poll intervals.
+    if (poll_at_ == kNever) poll_at_ = at_poll_instant() ? now_ : (now_ / jqm_.poll_interval + 1) * jqm_.poll_interval;
+    if (poll_at_ <= now_) pass();
+}
+
+Status Simulator::advance(int64_t seconds) {
+    if (seconds < 0) return make_error(Errc::kInvalid, "advance needs a non-negative number of seconds");
+    if (seconds > kGraphEnd - now_) return make_error(Errc::kRange, "advance would pass the end of the planning window");
+    int64_t target = now_ + seconds;
+    RQ_TRY(process_until(target, nullptr));
+    now_ = target;
+    return ok_status();
+}
+
+Result<size_t> Simulator::run(Arrivals* arrivals) {
+    RQ_TRY(process_until(kNever, arrivals));
+    return pending_.size();
+}
+
+Status Simulator::process_until(int64_t limit, Arrivals* arrivals) {
+    settle();
+    for (;;) {
+        int64_t t = ends_.empty() ? kNever : ends_.top().end;
+        if (arrivals != nullptr) t = std::min(t, arrivals->next_time());
+        if (pass_due_) t = std::min(t, poll_at_);
+        if (t == kNever || t > limit) return ok_status();
+        if (t < now_) return make_error(Errc::kInvalid, "an arrival at " + std::to_string(t) + " is before the clock");
+        now_ = t;
+        release_ends(t);
+        if (arrivals != nullptr && arrivals->next_time() == t) RQ_TRY(arrivals->enqueue_due(t));
+        settle();
+    }
+}
+
+void Simulator::release_ends(int64_t t) {
+    while (!ends_.empty() && ends_.top().end == t) {
+        int64_t id = ends_.top().id;
+        ends_.pop();
+        auto it = jobs_.find(id);
+        (void)traverser_.cancel(id);
+        if (policy_.jqm) jqm_release(it->second);
+        Event e = event(it->second, "end");
+        e.fields = {{"status", it->second.killed() ? "killed" : "completed"}};
+        log_.emit(e);
+        if (on_finish_) on_finish_(it->second);
+        jobs_.erase(it);
+        pass_due_ = true;
+    }
+}
+
+void Simulator::pass() {
+    if (policy_.jqm) {
+        jqm_pass();
+        return;
+    }
+    pass_due_ = false;
+    ++passes_;
+    traverser_.set_now(now_);
+    // Reservations are recomputed from scratch (issue 15): cancel them all.
+    std::vector<int64_t> previously = std::move(reserved_);
+    reserved_.clear();
+    for (int64_t id : previously) {
+        (void)traverser_.cancel(id);
+        jobs_[id].state = QueueJobState::kPending;
+    }
+    failed_.clear();
+    int64_t considered = 0, reservations = 0;
+    for (auto it = pending_.begin(); it != pending_.end();) {
+        if (policy_.queue_depth != 0 && considered >= policy_.queue_depth) break;
+        ++considered;
+        QueueJob& job = jobs_[it->id];
+        Outcome outcome = try_job(job, reservations);
+        if (outcome == Outcome::kStarted) {
+            it = pending_.erase(it);
+        } else if (outcome == Outcome::kRejected) {
+            int64_t id = it->id;
+            it = pending_.erase(it);
+            jobs_.erase(id);
+        } else if (outcome == Outcome::kBlocked && policy_.stop_at_first_blocked) {
+            break;
+        } else {
+            ++it;
+        }
+    }
+    for (int64_t id : previously) {
+        auto it = jobs_.find(id);
+        if (it != jobs_.end() && it->second.state == QueueJobState::kPending) it->second.reserved_at = -1;
+    }
+    traverser_.clear_message();
+    // A plain `match` keeps the reference's time-0 behaviour.
+    traverser_.set_now(0);
+}
+
+Simulator::Outcome Simulator::try_job(QueueJob& job, int64_t& reservations) {
+    job.considered_in = passes_;
+    bool may_reserve = reservations < policy_.reservation_depth;
+    job.jobspec->duration = static_cast<double>(job.estimate);
+    collector_.reset();
+    MatchOp op = may_reserve ? MatchOp::kAllocateOrElseReserve : MatchOp::kAllocate;
+    MatchResult r;
+    if (!may_reserve && surely_busy(job))
+        r.code = Errc::kBusy;
+    else
+        r = traverser_.run(*job.jobspec, op, job.id, collector_);
+    if (r.ok()) failed_.clear();  // the planners changed
+    if (r.ok() && r.at == now_) {
+        start(job);
+        return Outcome::kStarted;
+    }
+    if (!may_reserve && r.code == Errc::kBusy) {
+        auto [it, inserted] = failed_.emplace(job.jobspec.get(), job.estimate);
+        if (!inserted) it->second = std::min(it->second, job.estimate);
+    }
+    if (r.ok()) {
+        ++reservations;
+        reserved_.push_back(job.id);
+        job.state = QueueJobState::kReserved;
+        job.reason = "reserved at " + std::to_string(r.at);
+        if (job.reserved_at != r.at) {
+            Event e = event(job, "reserve");
+            e.fields = {{"at", std::to_string(r.at)}};
+            e.resources = &collector_.names();
+            log_.emit(e);
+        }
+        job.reserved_at = r.at;
+        return Outcome::kReserved;
+    }
+    if (r.code == Errc::kBusy) {
+        job.reason = may_reserve ? "busy, and no reservation possible (resources down)"
+                     : policy_.stop_at_first_blocked ? "resources busy (fcfs: the queue waits for this job)"
+                                                     : "resources busy; no reservation left in this pass";
+        return Outcome::kBlocked;
+    }
+    Event e = event(job, "reject");
+    std::string why = r.code == Errc::kUnsatisfiable ? "the request can never be satisfied on this resource graph"
+                                                     : std::string("invalid request: ") + errc_text(r.code);
+    e.fields = {{"reason", "\"" + why + "\""}};
+    log_.emit(e);
+    return Outcome::kRejected;
+}
+
+bool Simulator::surely_busy(const QueueJob& job) {
+    auto failed = failed_.find(job.jobspec.get());
+    if (failed != failed_.end() && failed->second <= job.estimate) return true;
+    const SubtreePlan* root = traverser_.store().subtree(traverser_.graph().root(traverser_.dominant()), 0);
+    if (root == nullptr || root->plan.size() == 0) return false;
+    request_.assign(root->plan.size(), 0);
+    bool any = false;
+    for (auto& [type, n] : job.totals) {
+        int64_t i = root->plan.index_of(type);
+        if (i < 0) continue;
+        request_[static_cast<size_t>(i)] += n;
+        any = true;
+    }
+    return any && !root->plan.fits(now_, job.estimate, request_);
+}
+
+void Simulator::start(QueueJob& job) {
+    job.state = QueueJobState::kRunning;
+    job.start = now_;
+    job.end = now_ + std::min(job.runtime, job.estimate);
+    job.reserved_at = -1;
+    if (job.size == 0) job.size = collector_.cores();
+    Event e = event(job, "start");
+    for (auto& [key, items] : job.rm_items) {
+        std::string list;
+        for (auto& item : items) list += (list.empty() ? "" : ",") + item;
+        std::string k = key;
+        for (char& c : k) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        if (!items.empty()) e.fields.emplace_back("JQM_RM_DISCRETE_" + k + "_ITEMS", list);
+    }
+    e.resources = &collector_.names();
+    log_.emit(e);
+    ends_.push({job.end, job.seq, job.id});
+}
+
+std::vector<const QueueJob*> Simulator::pending() const {
+    std::vector<const QueueJob*> out;
+    out.reserve(pending_.size());
+    for (const Key& k : pending_) out.push_back(&jobs_.at(k.id));
+    return out;
+}
+
+}  // namespace rq::queue

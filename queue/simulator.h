@@ -1,0 +1,144 @@
+// The simulated queue: pending jobs in priority order, a clock that jumps
+// from event to event, and one scheduling pass per instant on the
+// traverser's planner (issue 15 "One scheduling pass per instant").
+//
+// At each instant: release every job that ends then, enqueue every job
+// submitted then (in submission order), then run one pass. A pass cancels
+// every reservation and walks the queue in order with allocate (or
+// allocate_orelse_reserve while the policy's reservation depth allows).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <queue>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "queue/events.h"
+#include "queue/jqm.h"
+#include "queue/job.h"
+#include "queue/policy.h"
+#include "traversers/dfu.h"
+
+namespace rq::queue {
+
+inline constexpr int64_t kNever = std::numeric_limits<int64_t>::max();
+
+// Jobs arriving from a trace: the next submit time (kNever when done) and
+// a call that enqueues every job submitted at that time.
+struct Arrivals {
+    std::function<int64_t()> next_time;
+    std::function<Status(int64_t)> enqueue_due;
+};
+
+class Simulator {
+public:
+    // `next_id` is shared with the REPL's `match` so that job ids never
+    // collide in the planners.
+    Simulator(DfuTraverser& traverser, QueuePolicy policy, EventLog& log, int64_t& next_id);
+
+    // Every finished job is handed here once, then forgotten (memory stays
+    // flat in the number of finished jobs).
+    void on_finish(std::function<void(const QueueJob&)> f) { on_finish_ = std::move(f); }
+
+    int64_t now() const { return now_; }
+    // JQM queues and managers (policies jqm and jqm-skip); the default is
+    // default_jqm_config().
+    void set_jqm(JqmConfig config) { jqm_ = std::move(config); }
+    const JqmConfig& jqm() const { return jqm_; }
+    const QueuePolicy& policy() const { return policy_; }
+
+    // REPL submit: checks the job can ever run on this graph, then queues
+    // it at now(). Nothing changes on error. The pass of this instant runs
+    // at settle() (when time is next observed or moved).
+    Result<int64_t> submit(QueueJob job);
+    // Trace submit: queues at now() without the satisfiability probe (a
+    // job that can never run is rejected when a pass first reserves it).
+    int64_t enqueue(QueueJob job);
+
+    Status set_priority(int64_t id, int priority);
+    Status dequeue(int64_t id);
+
+    // Runs this instant's pass if something changed since the last one.
+    void settle();
+    // Processes every instant up to now() + seconds (then the clock reads
+    // exactly that).
+    Status advance(int64_t seconds);
+    // Processes instants until nothing is pending, running or arriving.
+    // Returns how many jobs are still pending (they can never start).
+    Result<size_t> run(Arrivals* arrivals = nullptr);
+
+    // Pending jobs in queue order.
+    std::vector<const QueueJob*> pending() const;
+    size_t running() const { return ends_.size(); }
+    uint64_t passes() const { return passes_; }
+
+private:
+    struct Key {
+        int neg_priority;
+        int64_t submit;
+        uint64_t seq;
+        int64_t id;
+        bool operator<(const Key& o) const {
+            if (neg_priority != o.neg_priority) return neg_priority < o.neg_priority;
+            if (submit != o.submit) return submit < o.submit;
+            return seq < o.seq;
+        }
+    };
+    static Key key_of(const QueueJob& j) { return {-j.priority, j.submit, j.seq, j.id}; }
+    struct EndKey {
+        int64_t end;
+        uint64_t seq;
+        int64_t id;
+        bool operator>(const EndKey& o) const { return end != o.end ? end > o.end : seq > o.seq; }
+    };
+
+    Status process_until(int64_t limit, Arrivals* arrivals);
+    void release_ends(int64_t t);
+    void pass();
+    enum class Outcome { kStarted, kReserved, kBlocked, kRejected };
+    // One pending job's turn in the pass.
+    Outcome try_job(QueueJob& job, int64_t& reservations);
+    void start(QueueJob& job);
+    // JQM (jqm_pass.cc): submit checks, one poll, releases.
+    Status jqm_check(const QueueJob& job) const;
+    void jqm_pass();
+    // Managers' answer for `job` in a poll where `full` managers are
+    // already marked full; kGo only if every manager says go.
+    RmAnswer jqm_ask(const JqmQueue& q, const QueueJob& job, const std::set<std::string>& full) const;
+    void jqm_take(JqmQueue& q, QueueJob& job);
+    void jqm_release(QueueJob& job);
+    bool at_poll_instant() const { return now_ % jqm_.poll_interval == 0; }
+    // True when the match at now() cannot succeed: the root's aggregate
+    // planner lacks the job's totals, or a job of the same jobspec with no
+    // longer an estimate already failed in this pass and nothing changed
+    // since. Both are exact (necessary conditions), so they only save
+    // traversals.
+    bool surely_busy(const QueueJob& job);
+    Event event(const QueueJob& job, const char* name) const;
+
+    DfuTraverser& traverser_;
+    QueuePolicy policy_;
+    EventLog& log_;
+    int64_t& next_id_;
+    std::function<void(const QueueJob&)> on_finish_;
+
+    int64_t now_ = 0;
+    uint64_t next_seq_ = 0;
+    uint64_t passes_ = 0;
+    bool pass_due_ = false;
+    std::unordered_map<int64_t, QueueJob> jobs_;  // pending and running
+    std::set<Key> pending_;
+    std::vector<int64_t> reserved_;                // reserved in the last pass
+    std::priority_queue<EndKey, std::vector<EndKey>, std::greater<EndKey>> ends_;
+    ResourceCollector collector_;
+    JqmConfig jqm_ = default_jqm_config();
+    int64_t poll_at_ = kNever;  // JQM: the next poll when a change waits for one
+    std::unordered_map<const Jobspec*, int64_t> failed_;  // this pass: jobspec -> shortest failed estimate
+    std::vector<int64_t> request_;                        // scratch for surely_busy
+};
+
+}  // namespace rq::queue

@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""One command for the whole performance table (matching per policy, memory
+per job, the El Capitan-sized recipe, loading, wide fan-out, mass removal),
+for our binary and for any other binary given with --vs, so the rows line up.
+
+    python3 t/bench/issue_bench.py --bin build/bin/resource-query
+    python3 t/bench/issue_bench.py --bin build/bin/resource-query --vs /path/to/other --quick
+    python3 t/bench/issue_bench.py --bin ... --rows p256-first,mem4096,fanout,remove
+
+Rows (--rows takes a comma list of names or prefixes, e.g. `p256` or `elcap`):
+  p256-POLICY   256x32 nodes, 4,096 one-core jobs, each policy
+  mem4096       4,096x32 nodes, 131,072 one-core jobs, `first`: peak memory
+  elcap-first   El Capitan-sized recipe (../shared/bench), 1-core jobs, `first`
+  elcap-high    same, `high`
+  elcap-load    load of the El Capitan-sized recipe: time and peak RSS
+  fanout        load of one node with 100,000 sockets
+  remove        `remove 0-24999 false` on 25,000 ranks (time of the removal)
+
+Columns: jobs matched / asked, average match time (from -e), wall time of
+the run, peak RSS of that process, and a digest (sha256 of the -t output,
+12 hex digits, without the -e timing lines): equal digests mean byte-identical outputs across binaries.
+--quick cuts the job counts (digests then differ from full runs).
+"""
+import argparse
+import hashlib
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from resource_bench import JOBSPEC, RECIPE  # noqa: E402
+
+SHARED = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "bench"))
+POLICIES = ["first", "high", "low", "hinode", "lonode", "hinodex", "lonodex", "firstnodex", "locality",
+            "variation"]
+
+FAN_RECIPE = RECIPE.replace(
+    '<edge source="cluster" target="node"><data key="multi_scale">{nodes}</data></edge>\n'
+    '    <edge source="node" target="core"><data key="multi_scale">32</data></edge>',
+    '<edge source="cluster" target="node"><data key="multi_scale">1</data></edge>\n'
+    '    <edge source="node" target="core"><data key="multi_scale">{nodes}</data></edge>')
+
+
+def measure(argv, stdin_text):
+    """Runs argv; returns (stdout, wall seconds, peak RSS MB of that child)."""
+    with tempfile.TemporaryFile("w+") as cin, tempfile.TemporaryFile("w+") as cout:
+        cin.write(stdin_text)
+        cin.seek(0)
+        start = time.monotonic()
+        proc = subprocess.Popen(argv, stdin=cin, stdout=cout, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.monotonic() - start
+        proc.returncode = status
+        cout.seek(0)
+        return cout.read(), wall, usage.ru_maxrss / 1024.0
+
+
+def digest(path):
+    # -e timing lines (ELAPSE, match/overhead seconds) differ run to run.
+    with open(path) as f:
+        text = re.sub(r"^INFO: ELAPSE=.*\n", "", f.read(), flags=re.M)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def match_row(binary, work, recipe, jobspec, policy, jobs, prelude=""):
+    out_file = os.path.join(work, "out.txt")
+    commands = prelude + ("match allocate %s\n" % jobspec) * jobs + "quit\n"
+    out, wall, peak = measure([binary, "-L", recipe, "-P", policy, "-e",
+                               "-d", "-t", out_file], commands)
+    elapses = [float(x) for x in re.findall(r"^INFO: ELAPSE=([0-9.]+)$", out, re.M)]
+    with open(out_file) as f:
+        matched = len(re.findall(r"^INFO: RESOURCES=ALLOCATED$", f.read(), re.M))
+    return {"jobs": "%d/%d" % (matched, jobs), "avg": "%.1fus" % (1e6 * sum(elapses) / max(len(elapses), 1)),
+            "wall": "%.2fs" % wall, "peak": "%.1fMB" % peak, "digest": digest(out_file)}
+
+
+def load_row(binary, recipe):
+    out, wall, peak = measure([binary, "-L", recipe, "-e", "-d"], "quit\n")
+    load = re.search(r"^INFO: Graph Load Time: (\S+)$", out, re.M)
+    counts = "%s v" % (re.search(r"^INFO: Vertex Count: (\d+)$", out, re.M) or [None, "?"])[1]
+    return {"jobs": counts, "avg": "load %.3fs" % float(load.group(1)) if load else "-",
+            "wall": "%.2fs" % wall, "peak": "%.1fMB" % peak,
+            "digest": hashlib.sha256(re.sub(r"Graph Load Time: \S+", "", out).encode()).hexdigest()[:12]}
+
+
+def remove_row(binary, work, recipe, jobspec):
+    # Time of the removal alone: the same session with and without it.
+    out_file = os.path.join(work, "out.txt")
+    tail = "match allocate %s\n" % jobspec * 3 + "quit\n"
+    _, base, _ = measure([binary, "-L", recipe, "-d", "-t", os.devnull], tail)
+    _, wall, peak = measure([binary, "-L", recipe, "-d", "-t", out_file], "remove 0-24999 false\n" + tail)
+    return {"jobs": "25000 ranks", "avg": "remove %.3fs" % max(wall - base, 0.0), "wall": "%.2fs" % wall,
+            "peak": "%.1fMB" % peak, "digest": digest(out_file)}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bin", required=True, help="our resource-query")
+    ap.add_argument("--vs", action="append", default=[], help="another resource-query to compare (repeatable)")
+    ap.add_argument("--rows", default="", help="comma list of row names or prefixes (default: all)")
+    ap.add_argument("--quick", action="store_true", help="fewer jobs per row (for a fast look)")
+    ap.add_argument("--elcap-jobs", type=int, default=0, help="jobs for elcap-first (elcap-high takes 1/10)")
+    ap.add_argument("--shared", default=SHARED, help="directory of elcap.graphml and core-in-socket.yaml")
+    args = ap.parse_args()
+
+    p256_jobs = 512 if args.quick else 4096
+    mem_jobs = 16384 if args.quick else 131072
+    elcap_first = args.elcap_jobs or (100 if args.quick else 1000)
+    elcap_high = max(elcap_first // 10, 1)
+    elcap = os.path.join(args.shared, "elcap.graphml")
+    elcap_job = os.path.join(args.shared, "core-in-socket.yaml")
+
+    with tempfile.TemporaryDirectory(prefix="issue-bench.") as work:
+        def write(name, text):
+            path = os.path.join(work, name)
+            with open(path, "w") as f:
+                f.write(text)
+            return path
+        job = write("job.yaml", JOBSPEC)
+        r256 = write("n256.graphml", RECIPE.format(nodes=256))
+        r4096 = write("n4096.graphml", RECIPE.format(nodes=4096))
+        fan = write("fan.graphml", FAN_RECIPE.format(nodes=100000))
+        ranks = write("ranks.graphml", RECIPE.format(nodes=25000).replace(
+            '<data key="multi_scale">32</data>', '<data key="multi_scale">4</data>'))
+
+        rows = [("p256-" + p, lambda b, p=p: match_row(b, work, r256, job, p, p256_jobs)) for p in POLICIES]
+        rows += [("mem4096", lambda b: match_row(b, work, r4096, job, "first", mem_jobs)),
+                 ("elcap-first", lambda b: match_row(b, work, elcap, elcap_job, "first", elcap_first)),
+                 ("elcap-high", lambda b: match_row(b, work, elcap, elcap_job, "high", elcap_high)),
+                 ("elcap-load", lambda b: load_row(b, elcap)),
+                 ("fanout", lambda b: load_row(b, fan)),
+                 ("remove", lambda b: remove_row(b, work, ranks, job))]
+        wanted = [w for w in args.rows.split(",") if w]
+        if wanted:
+            rows = [r for r in rows if any(r[0] == w or r[0].startswith(w) for w in wanted)]
+        binaries = [("ours", args.bin)] + [("vs%d" % (i + 1), b) for i, b in enumerate(args.vs)]
+        for label, b in binaries[1:]:
+            print("%s = %s" % (label, b))
+        print("%-16s %-5s %14s %16s %9s %10s  %s" % ("row", "bin", "jobs", "avg match", "wall", "peak RSS",
+                                                     "digest"))
+        for name, run in rows:
+            for label, b in binaries:
+                if name.startswith("elcap") and not os.path.exists(elcap):
+                    print("%-16s %-5s  (missing %s)" % (name, label, elcap))
+                    continue
+                try:
+                    r = run(b)
+                except Exception as e:  # one failing binary should not hide the others
+                    print("%-16s %-5s  failed: %s" % (name, label, e))
+                    continue
+                print("%-16s %-5s %14s %16s %9s %10s  %s" % (name, label, r["jobs"], r["avg"], r["wall"],
+                                                            r["peak"], r["digest"]))
+                sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,19 @@
+#!/bin/sh
+# Replay benchmark of the simulated queue (README "Queues in simulated
+# time"): a seeded synthetic SWF trace on 1,024 nodes x 32 cores.
+#   sh t/bench/queue_replay.sh BIN_DIR [POLICY] [JOBS] [MAX_SIZE] [INTERARRIVAL]
+# Prints the SUMMARY lines (jobs_per_second, peak_rss_kb, metrics).
+# Defaults: easy, 100000 jobs, sizes up to 64 cores, one job every 2 s.
+set -eu
+BIN=${1:?bin dir}
+POLICY=${2:-easy}
+JOBS=${3:-100000}
+MAX=${4:-64}
+GAP=${5:-2}
+HERE=$(cd "$(dirname "$0")" && pwd)
+TRACE=$(mktemp "${TMPDIR:-/tmp}/rq-trace.XXXXXX")
+trap 'rm -f "$TRACE"' EXIT
+python3 "$HERE/../../utilities/swf_generate.py" --jobs "$JOBS" --max-size "$MAX" --seed 11 \
+    --interarrival "$GAP" --max-runtime 7200 >"$TRACE"
+"$BIN/resource-query" -L "$HERE/queue_1024x32.graphml" -P first --replay "$TRACE" \
+    --queue-policy "$POLICY" --replay-csv /dev/null
