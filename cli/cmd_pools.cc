@@ -128,7 +128,7 @@ Next cmd_request(Session& s, const Args& args) {
     job.id = jobid;
     job.state = found->at == 0 ? JobState::kAllocated : JobState::kReserved;
     job.scheduled_at = found->at;
-    job.jobspec_path = "request " + command->text;
+    job.jobspec_path = s.share_path("request " + command->text);
     s.jobs[jobid] = job;
     return Next::kContinue;
 }
