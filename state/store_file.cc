@@ -37,10 +37,16 @@ std::string join(const std::vector<std::string>& items) {
     return out;
 }
 
-std::vector<std::string> split(const std::string& text) {
+std::string join_lines(const std::vector<std::string>& items) {
+    std::string out;
+    for (auto& i : items) out += (out.empty() ? "" : "\n") + i;
+    return out;
+}
+
+std::vector<std::string> split(const std::string& text, char separator = ',') {
     std::vector<std::string> out;
     std::stringstream in(text);
-    for (std::string item; std::getline(in, item, ',');) out.push_back(item);
+    for (std::string item; std::getline(in, item, separator);) out.push_back(item);
     return out;
 }
 
@@ -64,6 +70,8 @@ std::map<std::string, std::string> meta_of(const Session& s, const Journal& jour
         {"load_file", o.load_file},
         {"load_allowlist", o.load_allowlist},
         {"load_local_machine", o.load_local_machine ? "1" : "0"},
+        // --resource NAME=DEF, one a line: a definition may hold commas.
+        {"pool_resources", join_lines(o.pool_resources)},
         {"match_subsystems", o.match_subsystems},
         {"subsystems", join(o.subsystems)},
         {"match_policy", o.match_policy},
@@ -238,6 +246,7 @@ Result<Snapshot> read_snapshot(Database& db) {
     o.load_file = meta["load_file"];
     o.load_allowlist = meta["load_allowlist"];
     o.load_local_machine = meta["load_local_machine"] == "1";
+    o.pool_resources = split(meta["pool_resources"], '\n');
     o.match_subsystems = meta["match_subsystems"];
     o.subsystems = split(meta["subsystems"]);
     o.match_policy = meta["match_policy"];
