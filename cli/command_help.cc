@@ -133,6 +133,63 @@ const char* kAvailable = R"(usage: available [--at T] [--summary]
   --summary  counts of the printed vertices by type instead of the -F output
 )";
 
+const char* kRequest = R"(usage: request SUBCMD [-F FORMAT] [--env NAME=TEMPLATE] [--duration S] REQUEST...
+  SUBCMD      allocate | allocate_orelse_reserve | satisfiability
+  REQUEST     HyperQueue: NAME=AMOUNT or NAME="AMOUNT STRATEGY", AMOUNT a
+              positive integer or all, STRATEGY compact (default), compact!,
+              tight, tight! or scatter (the ! forms wait rather than fall back)
+              canary:     NAME=N,NAME=N (1 cpu when unspecified)
+              CTest:      RESOURCE_GROUPS, e.g. 2,gpus:2;gpus:4
+  -F FORMAT   the match format for this request only (env, env_export, simple, ...)
+  --env NAME=TEMPLATE
+              also print NAME with canary's %(name_ids)s placeholders filled in
+  --duration S
+              how long the allocation lasts in seconds (default 3600)
+)";
+
+const char* kHwdetect = R"(usage: hwdetect
+  Prints the resource pools detected on this machine, in HyperQueue's
+  definition syntax (cpus grouped by NUMA node, gpus/nvidia, gpus/amd, mem).
+)";
+
+const char* kSubmit = R"(usage: submit [--queue Q] [--priority P] [--name DEF] [--runtime S] [--rm KEY=N] FILE
+  FILE          a jobspec; its duration is the requested time
+  --queue Q     the queue (default: the default queue)
+  --priority P  1-10, higher first (default 5)
+  --name DEF    the job definition name (highlander managers use it)
+  --runtime S   the real run time (default: the requested time); a longer
+                run time is killed at the requested time
+  --rm KEY=N    what this job takes from resource manager KEY
+)";
+
+const char* kSetPriority = R"(usage: set-priority ID P
+  ID  a pending job
+  P   its new priority, 1-10
+)";
+
+const char* kDequeue = R"(usage: dequeue ID
+  ID  a pending job to withdraw
+)";
+
+const char* kQueue = R"(usage: queue
+  Prints the pending jobs in scheduling order, each with its state
+  (pending or reserved) and why it is not running.
+)";
+
+const char* kTime = R"(usage: time
+  Prints the simulated time in seconds.
+)";
+
+const char* kAdvance = R"(usage: advance SECONDS
+  SECONDS  how far to move the simulated clock; every job ending on the way
+           is released and the queue is scheduled once per instant
+)";
+
+const char* kRun = R"(usage: run
+  Moves the simulated clock from event to event until nothing is pending
+  or running.
+)";
+
 const char* kCat = R"(usage: cat FILE
   FILE  a file (typically a jobspec) to print
 )";
@@ -165,9 +222,18 @@ const char* command_details(const std::string& name) {
         {"list", kList},
         {"info", kInfo},
         {"stat", kStat},
+        {"request", kRequest},
+        {"hwdetect", kHwdetect},
         {"save", kSave},
         {"allocated", kAllocated},
         {"available", kAvailable},
+        {"submit", kSubmit},
+        {"set-priority", kSetPriority},
+        {"dequeue", kDequeue},
+        {"queue", kQueue},
+        {"time", kTime},
+        {"advance", kAdvance},
+        {"run", kRun},
         {"cat", kCat},
         {"help", kHelp},
         {"quit", kQuit},
