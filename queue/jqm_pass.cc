@@ -28,8 +28,11 @@ std::string full_key(const JqmQueue& q, const ResourceManager& m) { return q.nam
 Status Simulator::jqm_check(const QueueJob& job) const {
     const JqmQueue* q = jqm_.find(job.queue);
     if (q == nullptr) return make_error(Errc::kNotFound, "no queue '" + job.queue + "'");
-    for (auto& [key, n] : job.rm) {
-        if (n < 0) return make_error(Errc::kInvalid, "resource manager " + key + ": consumption must be >= 0");
+    for (auto& entry : job.rm) {
+        // A named reference, not a structured binding: C++17 lambdas
+        // cannot capture bindings (clang refuses; GCC accepts).
+        const std::string& key = entry.first;
+        if (entry.second < 0) return make_error(Errc::kInvalid, "resource manager " + key + ": consumption must be >= 0");
         bool known = std::any_of(q->managers.begin(), q->managers.end(), [&](auto& m) { return m.key == key; });
         if (!known) return make_error(Errc::kNotFound, "queue '" + q->name + "' has no resource manager '" + key + "'");
     }
