@@ -1,6 +1,7 @@
 // Randomized resume test (issue 11 acceptance): one random stream of
 // commands (match, reserve, update, partial-cancel, cancel, attach, remove,
-// set-status, set-property and read-only queries) runs once uninterrupted;
+// set-status, set-property, the simulated queue's submit, set-priority,
+// dequeue, advance, run, queue and time, and read-only queries) runs once uninterrupted;
 // a second run of the same stream saves at random points, alternately whole
 // and changes-only, and from time to time drops its session and resumes a
 // fresh one from the file. Every command of the second run must print what
@@ -115,6 +116,7 @@ protected:
         auto one_of = [&](const std::vector<int64_t>& ids) { return ids[static_cast<size_t>(pick(static_cast<int64_t>(ids.size())))]; };
         if (!live.empty() && pick(4) != 0) job = one_of(live);
         std::string node = "/cluster0/node" + std::to_string(pick(10));
+        if (pick(100) < 12) return queue_command(s, pick);
         if (dice < 20) return "match allocate " + spec(static_cast<int>(pick(6))).string();
         if (dice < 32) return "match allocate_orelse_reserve " + spec(static_cast<int>(pick(6))).string();
         if (dice < 34) return "match satisfiability " + spec(static_cast<int>(pick(6))).string();
@@ -136,6 +138,27 @@ protected:
                                         "get-property /cluster0/rack0/node1", "find sched-future=reserved"};
         if (dice < 92) return queries[pick(6)];
         return "info " + std::to_string(job);
+    }
+
+    // The simulated queue (queue/): submissions with priorities, priority
+    // changes and withdrawals of recent ids, the clock moving, and the
+    // queue and time queries (which run the pending pass).
+    template <class Pick>
+    std::string queue_command(Session& s, Pick& pick) {
+        int64_t dice = pick(100);
+        int64_t recent = std::max<int64_t>(1, s.next_jobid - 1 - pick(6));
+        if (s.queue && pick(4) != 0) {
+            auto pending = s.queue->pending();
+            if (!pending.empty()) recent = pending[static_cast<size_t>(pick(static_cast<int64_t>(pending.size())))]->id;
+        }
+        if (dice < 40)
+            return "submit --priority " + std::to_string(1 + pick(10)) + (pick(3) == 0 ? " --runtime 50 " : " ") +
+                   spec(static_cast<int>(pick(6))).string();
+        if (dice < 50) return "set-priority " + std::to_string(recent) + " " + std::to_string(1 + pick(10));
+        if (dice < 56) return "dequeue " + std::to_string(recent);
+        if (dice < 80) return "advance " + std::to_string(pick(4) * 250);
+        if (dice < 82) return "run";
+        return pick(2) ? "queue" : "time";
     }
 
     std::string attach_command(Session& s, int op) {
@@ -236,14 +259,19 @@ TEST_P(StateRandom, ResumedSessionsPrintWhatTheUninterruptedOnePrints) {
     if (std::getenv("RQ_STATE_TEST_VERBOSE"))
         for (auto& [k, n] : done) std::cerr << k << " " << n << "\n";
     for (const char* kind : {"allocated", "reserved", "cancel", "partial-cancel", "update", "attach", "remove",
-                             "set-status", "set-property"})
+                             "set-status", "set-property", "submit", "set-priority", "dequeue", "advance", "queue"})
         EXPECT_GE(done[kind], 5) << kind;
+    size_t queue_starts = 0;
+    for (const std::string& out : outputs)
+        for (size_t at = out.find(" start job="); at != std::string::npos; at = out.find(" start job=", at + 1))
+            ++queue_starts;
+    EXPECT_GE(queue_starts, 5u) << "queued jobs that started";
     EXPECT_GE(saves, 10);
     EXPECT_GE(resumes, 3);
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, StateRandom,
-                         ::testing::Values(Config{"high", 11, 10000}, Config{"low", 23, 2500},
+                         ::testing::Values(Config{"high", 11, 10000}, Config{"low", 23, 4000},
                                            Config{"first", 37, 2500}));
 
 TEST(StateFile, RefusesForeignAndCorruptFilesWithOneErrorNamingThem) {

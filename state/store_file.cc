@@ -78,6 +78,11 @@ std::map<std::string, std::string> meta_of(const Session& s, const Journal& jour
         {"traverser", o.traverser},
         {"match_format", o.match_format},
         {"prune_filters", o.prune_filters},
+        // the simulated queue, made by its first command with these
+        {"queue_policy", o.queue_policy},
+        {"queue_depth", std::to_string(o.queue_depth)},
+        {"reservation_depth", std::to_string(o.reservation_depth)},
+        {"queues_file", o.queues_file},
     };
 }
 
@@ -253,6 +258,12 @@ Result<Snapshot> read_snapshot(Database& db) {
     o.traverser = meta["traverser"];
     o.match_format = meta["match_format"];
     o.prune_filters = meta["prune_filters"];
+    // Absent from files saved before the queue settings were kept.
+    if (meta.count("queue_policy")) o.queue_policy = meta["queue_policy"];
+    if (meta.count("queue_depth")) o.queue_depth = std::strtoll(meta["queue_depth"].c_str(), nullptr, 10);
+    if (meta.count("reservation_depth"))
+        o.reservation_depth = std::strtoll(meta["reservation_depth"].c_str(), nullptr, 10);
+    if (meta.count("queues_file")) o.queues_file = meta["queues_file"];
     snap.mark.session = meta["session"];
     snap.mark.entries = std::strtoull(meta["journal_length"].c_str(), nullptr, 10);
     snap.mark.blobs = std::strtoull(meta["blob_count"].c_str(), nullptr, 10);
