@@ -268,9 +268,9 @@ OPTIONS:
             Input file from which to load the resource graph data store
             (default=conf/default)
 
-    -f, --load-format=<grug|hwloc|jgf|jgf_shorthand|rv1exec|rv1exec_force|graphml|db|hq|canary|ctest|local>
+    -f, --load-format=<grug|hwloc|jgf|jgf_shorthand|rv1exec|rv1exec_force|graphml|hq|canary|ctest|local>
             Format of the load file (default=grug). graphml: a graph
-            written by -g graphml; db: a saved session. hq: HyperQueue workers
+            written by -g graphml. hq: HyperQueue workers
             (YAML); canary: a canary resource_pool (JSON or YAML); ctest: a
             CTest resource specification (JSON); local: this machine as
             HyperQueue detects it (no file)
