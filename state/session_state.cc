@@ -215,6 +215,11 @@ Status resume(Session& s, const Options& given, const std::string& path, Databas
     o.graph_format = given.graph_format;
     o.graph_output = given.graph_output;
     o.state_file = given.state_file;
+    // How this run talks and fails is this run's choice too.
+    o.json = given.json;
+    o.fail_fast = given.fail_fast;
+    o.no_history = given.no_history;
+    o.events_json = given.events_json;
     Status ready = init_session(s, o, snap->source);
     if (!ready) return make_error(Errc::kInvalid, path + ": the saved session does not start: " + first_line(ready.message()));
     attach_journal(s, snap->source);
