@@ -87,11 +87,14 @@ private:
         } else if (std::strcmp(name, "key") == 0) {
             keys_[attr(attrs, "id")] = attr(attrs, "attr.name");
         } else if (std::strcmp(name, "node") == 0) {
+            if (in_node_ || in_edge_) return stop(fail("a <node> inside a <node> or <edge>"));
             node_ = {};
             node_id_ = attr(attrs, "id");
+            if (node_id_.empty()) return stop(fail("a <node> without an id"));
             node_line_ = line();
             in_node_ = true;
         } else if (std::strcmp(name, "edge") == 0) {
+            if (in_node_ || in_edge_) return stop(fail("an <edge> inside a <node> or <edge>"));
             edge_ = PendingEdge{attr(attrs, "source"), attr(attrs, "target"), "containment", line()};
             in_edge_ = true;
         } else if (std::strcmp(name, "data") == 0 && (in_node_ || in_edge_)) {

@@ -169,6 +169,8 @@ TEST(GraphmlReader, ErrorsNameTheFileAndLine) {
          "g.graphml:8: node a: malformed paths item \"containment\" (subsystem=/path)"},
         {"<node id=\"a\"><data key=\"k0\">x</data></node>\n<node id=\"a\"><data key=\"k0\">x</data></node>\n",
          "g.graphml:9: duplicate node id a"},
+        {"<node><data key=\"k0\">x</data></node>\n", "g.graphml:8: a <node> without an id"},
+        {"<node id=\"a\"><node id=\"b\"/></node>\n", "g.graphml:8: a <node> inside a <node> or <edge>"},
         {"<node id=\"a\"><data key=\"k0\">x</data></node>\n<edge source=\"a\" target=\"b\"/>\n",
          "g.graphml:9: edge a -> b: unknown node"},
         {"<node id=\"a\"><data key=\"k0\">x</data><data key=\"k1\">c=/r</data></node>\n"
