@@ -37,7 +37,16 @@ void quiet(rq::Session& s, const std::string& line) {
     std::cout.rdbuf(o);
 }
 
+const std::string kFile = (fs::temp_directory_path() / "rq_state_bench.db").string();
+
+// A fresh file for each benchmark (a file of another schema version, left
+// by an older binary, is refused rather than overwritten).
+void remove_file(const std::string& path) {
+    for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(path + suffix);
+}
+
 std::unique_ptr<rq::Session> start(const std::string& path) {
+    remove_file(kFile);
     rq::Options o;
     o.load_file = path;
     std::string text;
@@ -48,7 +57,6 @@ std::unique_ptr<rq::Session> start(const std::string& path) {
     return s;
 }
 
-const std::string kFile = (fs::temp_directory_path() / "rq_state_bench.db").string();
 
 // Rows the state file holds, over every table (read on a connection of its
 // own): the difference across a save is the rows it added.
@@ -120,7 +128,7 @@ void BM_MatchCommand(benchmark::State& state) {
     std::string text;
     if (!rq::read_file(path, text)) return state.SkipWithError("cannot read conf/medium.graphml");
     std::string live = (fs::temp_directory_path() / "rq_state_bench_live.db").string();
-    for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(live + suffix);
+    remove_file(live);
     rq::Session s;
     rq::Options o;
     o.load_file = path;
