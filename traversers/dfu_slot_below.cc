@@ -4,7 +4,10 @@
 // README). The slot is packed at the node from every member-type vertex
 // below it, taken as if they were the node's children, so the choice is
 // the one the same request makes on the flat graph `-W node,core,gpu`
-// loads from the same file:
+// loads from the same file. classify() takes this way when a member type
+// is not among the node's children, or when a child that is not a member
+// has children (GPUs on the machine and on the packages); otherwise the
+// slot is packed from the children as the original does:
 //
 //   * candidates in depth-first order, which is the flat node's out-edge
 //     order (the hwloc reader creates vertices depth-first);
