@@ -33,7 +33,8 @@ std::string size_jobspec(int64_t size, bool whole_nodes) {
 
 class JobspecCache {
 public:
-    JobspecCache(const ResourceGraph& graph, bool whole_nodes) : graph_(graph), whole_nodes_(whole_nodes) {}
+    JobspecCache(const ResourceGraph& graph, bool whole_nodes, const InputReader& read)
+        : graph_(graph), whole_nodes_(whole_nodes), read_(read) {}
     Result<std::shared_ptr<Jobspec>> for_size(int64_t size) {
         auto& slot = by_size_[size];
         if (!slot) {
@@ -47,7 +48,7 @@ public:
         auto& slot = by_file_[path];
         if (!slot) {
             std::string text;
-            if (!read_file(path, text)) return make_error(Errc::kIo, "cannot read jobspec " + path);
+            if (!read_(path, text)) return make_error(Errc::kIo, "cannot read jobspec " + path);
             auto js = parse_jobspec(text, graph_.types());
             if (!js) return make_error(Errc::kInvalid, path + ": " + js.message());
             slot = std::make_shared<Jobspec>(std::move(*js));
@@ -60,6 +61,7 @@ public:
 private:
     const ResourceGraph& graph_;
     bool whole_nodes_;
+    const InputReader& read_;
     std::map<int64_t, std::shared_ptr<Jobspec>> by_size_;
     std::map<std::string, std::shared_ptr<Jobspec>> by_file_;
     std::map<std::string, double> durations_;
@@ -84,7 +86,8 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
     int64_t cores = total_size(graph, types::kCore);
     int64_t nodes = total_size(graph, types::kNode);
     int64_t cores_per_node = nodes > 0 ? cores / nodes : 0;
-    auto source = open_trace(config.trace, config.whole_nodes ? nodes : cores, config.shift);
+    InputReader read = config.read ? config.read : InputReader([](const std::string& p, std::string& t) { return read_file(p, t); });
+    auto source = open_trace(config.trace, config.whole_nodes ? nodes : cores, config.shift, read);
     if (!source) return source.error();
     TraceSource& trace = **source;
 
@@ -107,7 +110,7 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
         Metrics::csv_row(csv, copy);
     });
 
-    JobspecCache cache(graph, config.whole_nodes);
+    JobspecCache cache(graph, config.whole_nodes, read);
     std::optional<TraceJob> buffered;
     Status failure = ok_status();
     auto pull = [&]() -> Status {
