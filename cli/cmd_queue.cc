@@ -193,6 +193,7 @@ int run_replay(Session& s) {
     config.shift = s.options.replay_shift;
     config.whole_nodes = s.options.replay_nodes;
     config.csv = s.options.replay_csv;
+    config.exhaustive = s.options.replay_exhaustive;
     config.events_json = s.options.events_json;
     auto policy = queue::make_queue_policy(s.options.queue_policy, s.options.queue_depth, s.options.reservation_depth);
     if (!policy) {

@@ -18,6 +18,7 @@ struct ReplayConfig {
     std::string csv;           // per-job CSV file; empty = `out`
     std::string events_json;   // optional JSON-lines event log
     QueuePolicy policy;
+    bool exhaustive = false;   // recompute every pass from scratch (no reuse): the oracle
     InputReader read;          // jobspec files and YAML lists (the session's read_input)
 };
 
