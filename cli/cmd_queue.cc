@@ -42,7 +42,12 @@ queue::Simulator* simulator(Session& s) {
     }
     queue::JqmConfig jqm = queue::default_jqm_config();
     if (!s.options.queues_file.empty()) {
-        auto loaded = queue::load_jqm_config(s.options.queues_file);
+        std::string text;
+        if (!s.read_input(s.options.queues_file, text)) {
+            std::cerr << "ERROR: -Q: cannot read " << s.options.queues_file << "\n";
+            return nullptr;
+        }
+        auto loaded = queue::parse_jqm_config(s.options.queues_file, text);
         if (!loaded) {
             std::cerr << "ERROR: -Q: " << loaded.message() << "\n";
             return nullptr;
@@ -95,7 +100,7 @@ Next cmd_submit(Session& s, const Args& args) {
     if (i + 1 != args.size()) return queue_error("submit", "usage: submit [--queue Q] [--priority P] [--name DEF] [--runtime S] [--rm KEY=N] FILE");
     const std::string& path = args[i];
     std::string text;
-    if (!read_file(path, text)) return queue_error("submit", "cannot read " + path);
+    if (!s.read_input(path, text)) return queue_error("submit", "cannot read " + path);
     auto jobspec = parse_jobspec(text, s.graph->types());
     if (!jobspec) return queue_error("submit", path + ": " + jobspec.message());
     double d = jobspec->duration;
@@ -188,6 +193,7 @@ int run_replay(Session& s) {
     config.shift = s.options.replay_shift;
     config.whole_nodes = s.options.replay_nodes;
     config.csv = s.options.replay_csv;
+    config.exhaustive = s.options.replay_exhaustive;
     config.events_json = s.options.events_json;
     auto policy = queue::make_queue_policy(s.options.queue_policy, s.options.queue_depth, s.options.reservation_depth);
     if (!policy) {
@@ -195,6 +201,7 @@ int run_replay(Session& s) {
         return 1;
     }
     config.policy = *policy;
+    config.read = [&s](const std::string& p, std::string& t) { return s.read_input(p, t); };
     Status done = queue::replay(*s.traverser, config, s.out(), std::cerr);
     s.out().flush();
     if (!done) {

@@ -50,7 +50,7 @@ bool one_of(const std::string& v, const std::vector<std::string>& list) {
 
 // Long-only options of the simulated queue (queue/).
 enum QueueOption { kQueuePolicy = 2000, kQueueDepth, kReservationDepth, kEventsJson, kReplay, kReplayShift,
-                   kReplayNodes, kReplayCsv };
+                   kReplayNodes, kReplayCsv, kReplayExhaustive };
 
 bool parse_count(const std::string& s, int64_t& n) {
     if (s.empty() || s.size() > 12 || !std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); }))
@@ -82,6 +82,7 @@ Status parse_queue_option(int ch, const std::string& arg, Options& o) {
     case kReplayShift: o.replay_shift = true; return ok_status();
     case kReplayNodes: o.replay_nodes = true; return ok_status();
     case kReplayCsv: o.replay_csv = arg; return ok_status();
+    case kReplayExhaustive: o.replay_exhaustive = true; return ok_status();
     default: return make_error(Errc::kInvalid, "");
     }
 }
@@ -147,6 +148,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
         {"replay-shift", no_argument, nullptr, kReplayShift},
         {"replay-nodes", no_argument, nullptr, kReplayNodes},
         {"replay-csv", required_argument, nullptr, kReplayCsv},
+        {"replay-exhaustive", no_argument, nullptr, kReplayExhaustive},
         {nullptr, 0, nullptr, 0},
     };
     Options o;
@@ -382,6 +384,10 @@ SIMULATED QUEUE (commands submit, queue, advance, run; see README):
 
     --replay-csv=<filename>
             Write the per-job CSV there instead of the output stream
+
+    --replay-exhaustive
+            Recompute every pass from scratch (no reuse of the previous
+            pass's outcomes): same results, slower; a check of the reuse
     --version
             Print the version and exit
 

@@ -46,6 +46,7 @@ struct Options {
     bool replay_shift = false;          // --replay-shift: first submit at 0
     bool replay_nodes = false;          // --replay-nodes: SWF processors are whole nodes
     std::string replay_csv;             // --replay-csv FILE (default: output stream)
+    bool replay_exhaustive = false;     // --replay-exhaustive: no pass reuse (the oracle)
 };
 
 // Parses argv. On a usage error the Error's message is the line to print

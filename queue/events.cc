@@ -81,7 +81,19 @@ void ResourceCollector::vertex(const ResourceGraph& graph, const VertexEmission&
     if (type == types::kCore) cores_ += 1;
 }
 
+void ResourceCollector::edge(const ResourceGraph& graph, EdgeId e, bool) {
+    if (e >= shadow_.size()) {
+        shadow_.resize(e + 1u, 0);
+        seen_.resize(e + 1u, false);
+    }
+    uint64_t w = graph.marks(e).weight;
+    if (!seen_[e] || shadow_[e] != w) weights_changed_ = true;
+    seen_[e] = true;
+    shadow_[e] = w;
+}
+
 void ResourceCollector::reset() {
+    weights_changed_ = false;
     names_.clear();
     unqualified_ = 0;
     last_level_ = 0;

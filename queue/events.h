@@ -53,7 +53,10 @@ private:
 class ResourceCollector : public MatchWriter {
 public:
     void vertex(const ResourceGraph& graph, const VertexEmission& v) override;
-    void edge(const ResourceGraph&, EdgeId, bool) override {}
+    // The `first` policies re-weight every edge the update walk takes just
+    // before handing it here: a shadow of the weights tells whether this
+    // match changed any (the child order of later matches).
+    void edge(const ResourceGraph& graph, EdgeId e, bool) override;
     Status flush(std::ostream&) override { return ok_status(); }
     void reset() override;
     // Finishes the collected list and returns it (valid until reset()).
@@ -62,6 +65,9 @@ public:
     int64_t cores() const { return cores_; }
     // Off: only count cores (no names are built; a replay without events).
     void keep_names(bool on) { keep_names_ = on; }
+    // Whether an edge weight differed from the shadow since reset() (an
+    // edge never seen before counts as changed).
+    bool weights_changed() const { return weights_changed_; }
 
 private:
     std::vector<std::string> names_;
@@ -69,6 +75,9 @@ private:
     int last_level_ = 0;
     int64_t cores_ = 0;
     bool keep_names_ = true;
+    bool weights_changed_ = false;
+    std::vector<uint64_t> shadow_;  // per edge: the weight last seen
+    std::vector<bool> seen_;
 };
 
 }  // namespace rq::queue

@@ -69,10 +69,10 @@ JqmConfig default_jqm_config() {
     return c;
 }
 
-Result<JqmConfig> load_jqm_config(const std::string& path) {
+Result<JqmConfig> parse_jqm_config(const std::string& path, const std::string& text) {
     JqmConfig config;
     try {
-        YAML::Node root = YAML::LoadFile(path);
+        YAML::Node root = YAML::Load(text);
         if (!root.IsMap() || !root["queues"] || !root["queues"].IsSequence())
             return make_error(Errc::kInvalid, path + ": needs a 'queues' list");
         if (root["poll_interval"]) config.poll_interval = root["poll_interval"].as<int64_t>();

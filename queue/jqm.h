@@ -65,8 +65,9 @@ struct JqmConfig {
 //         - {type: quantity, key: thread, quantity: 3}
 //         - {type: discrete, key: gpu, items: [gpu0, gpu1], consumption: 0}
 //         - {type: highlander, key: hl}
-// Errors name the file and the entry.
-Result<JqmConfig> load_jqm_config(const std::string& path);
+// Errors name the file (`path`, used only in messages: the caller reads
+// `text` through the session's read_input) and the entry.
+Result<JqmConfig> parse_jqm_config(const std::string& path, const std::string& text);
 
 // A default configuration: one queue "default" with a quantity manager
 // "thread" of 10 (JQM's defaults).

@@ -36,9 +36,10 @@ struct Harness {
     std::map<int64_t, std::shared_ptr<Jobspec>> specs;
 
     Harness(int cores, const std::string& policy, int64_t queue_depth = 32, int64_t reservation_depth = 0,
-            const std::string& match_policy = "low")
-        : matcher(rq::testing::machine_recipe(1, 1, 1, cores), match_policy),
+            const std::string& match_policy = "low", bool reuse = true, const std::string& recipe = "")
+        : matcher(recipe.empty() ? rq::testing::machine_recipe(1, 1, 1, cores) : recipe, match_policy),
           sim(*matcher.traverser, *make_queue_policy(policy, queue_depth, reservation_depth), log, next_id) {
+        sim.set_owns_traverser(reuse);
         sim.on_finish([this](const QueueJob& j) {
             start[j.id] = j.start;
             finished[j.id] = j;

@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <ctime>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -33,7 +34,8 @@ std::string size_jobspec(int64_t size, bool whole_nodes) {
 
 class JobspecCache {
 public:
-    JobspecCache(const ResourceGraph& graph, bool whole_nodes) : graph_(graph), whole_nodes_(whole_nodes) {}
+    JobspecCache(const ResourceGraph& graph, bool whole_nodes, const InputReader& read)
+        : graph_(graph), whole_nodes_(whole_nodes), read_(read) {}
     Result<std::shared_ptr<Jobspec>> for_size(int64_t size) {
         auto& slot = by_size_[size];
         if (!slot) {
@@ -47,7 +49,7 @@ public:
         auto& slot = by_file_[path];
         if (!slot) {
             std::string text;
-            if (!read_file(path, text)) return make_error(Errc::kIo, "cannot read jobspec " + path);
+            if (!read_(path, text)) return make_error(Errc::kIo, "cannot read jobspec " + path);
             auto js = parse_jobspec(text, graph_.types());
             if (!js) return make_error(Errc::kInvalid, path + ": " + js.message());
             slot = std::make_shared<Jobspec>(std::move(*js));
@@ -60,6 +62,7 @@ public:
 private:
     const ResourceGraph& graph_;
     bool whole_nodes_;
+    const InputReader& read_;
     std::map<int64_t, std::shared_ptr<Jobspec>> by_size_;
     std::map<std::string, std::shared_ptr<Jobspec>> by_file_;
     std::map<std::string, double> durations_;
@@ -84,7 +87,8 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
     int64_t cores = total_size(graph, types::kCore);
     int64_t nodes = total_size(graph, types::kNode);
     int64_t cores_per_node = nodes > 0 ? cores / nodes : 0;
-    auto source = open_trace(config.trace, config.whole_nodes ? nodes : cores, config.shift);
+    InputReader read = config.read ? config.read : InputReader([](const std::string& p, std::string& t) { return read_file(p, t); });
+    auto source = open_trace(config.trace, config.whole_nodes ? nodes : cores, config.shift, read);
     if (!source) return source.error();
     TraceSource& trace = **source;
 
@@ -98,6 +102,7 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
     if (!config.events_json.empty()) RQ_TRY(log.open_json(config.events_json));
     int64_t next_id = 1;
     Simulator sim(traverser, config.policy, log, next_id);
+    sim.set_owns_traverser(!config.exhaustive);
     Metrics metrics(cores);
     Metrics::csv_header(csv);
     sim.on_finish([&](const QueueJob& job) {
@@ -107,7 +112,7 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
         Metrics::csv_row(csv, copy);
     });
 
-    JobspecCache cache(graph, config.whole_nodes);
+    JobspecCache cache(graph, config.whole_nodes, read);
     std::optional<TraceJob> buffered;
     Status failure = ok_status();
     auto pull = [&]() -> Status {
@@ -151,8 +156,10 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
     };
 
     auto started = std::chrono::steady_clock::now();
+    std::clock_t cpu_started = std::clock();
     auto left = sim.run(&arrivals);
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    double cpu = double(std::clock() - cpu_started) / CLOCKS_PER_SEC;
     if (!left) return left.error();
     log.flush();
     csv.flush();
@@ -183,8 +190,12 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
     line("wait_max", std::to_string(s.wait_max));
     line("bounded_slowdown_mean", fixed(s.bsld_mean, 3));
     line("passes", std::to_string(sim.passes()));
+    line("reused_tries", std::to_string(sim.reused_tries()));
     line("wall_seconds", fixed(wall, 3));
     line("jobs_per_second", fixed(wall > 0 ? double(submitted) / wall : 0, 0));
+    // CPU time too: on a shared machine the wall clock measures the others.
+    line("cpu_seconds", fixed(cpu, 3));
+    line("jobs_per_cpu_second", fixed(cpu > 0 ? double(submitted) / cpu : 0, 0));
     line("peak_rss_kb", std::to_string(peak_rss_kb()));
     return ok_status();
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "queue/policy.h"
+#include "queue/trace.h"
 #include "traversers/dfu.h"
 
 namespace rq::queue {
@@ -17,6 +18,8 @@ struct ReplayConfig {
     std::string csv;           // per-job CSV file; empty = `out`
     std::string events_json;   // optional JSON-lines event log
     QueuePolicy policy;
+    bool exhaustive = false;   // recompute every pass from scratch (no reuse): the oracle
+    InputReader read;          // jobspec files and YAML lists (the session's read_input)
 };
 
 // Prints the CSV (unless written to a file) and the SUMMARY lines to

@@ -68,6 +68,7 @@ int64_t Simulator::enqueue(QueueJob job) {
                 {"runtime", std::to_string(job.runtime)}};
     log_.emit(e);
     int64_t id = job.id;
+    if (reusable_ && !kept_.empty() && key_of(job) < key_of(jobs_.at(kept_.back().id))) reusable_ = false;
     pending_.insert(key_of(job));
     jobs_.emplace(id, std::move(job));
     pass_due_ = true;
@@ -80,6 +81,7 @@ Status Simulator::set_priority(int64_t id, int priority) {
     auto it = jobs_.find(id);
     if (it == jobs_.end() || it->second.state == QueueJobState::kRunning)
         return make_error(Errc::kNotFound, "no pending job " + std::to_string(id));
+    reusable_ = false;
     pending_.erase(key_of(it->second));
     it->second.priority = priority;
     pending_.insert(key_of(it->second));
@@ -95,6 +97,7 @@ Status Simulator::dequeue(int64_t id) {
         (void)traverser_.cancel(id);
         reserved_.erase(std::find(reserved_.begin(), reserved_.end(), id));
     }
+    reusable_ = false;
     pending_.erase(key_of(it->second));
     jobs_.erase(it);
     pass_due_ = true;
@@ -154,7 +157,30 @@ void Simulator::release_ends(int64_t t) {
         if (on_finish_) on_finish_(it->second);
         jobs_.erase(it);
         pass_due_ = true;
+        reusable_ = false;
     }
+}
+
+// Whether this pass may keep the previous pass's outcome for its leading
+// jobs. It recomputes from scratch in principle (issue 15); keeping is
+// exact when the recomputation would read the same inputs: the planner
+// holds the same spans (no release, no start since), every edge weight is
+// the same (the `first` policies order children by them), the same jobs
+// lead the queue, and time only moved forward without crossing a span
+// boundary (no release; every kept reservation is still in the future).
+// A kept reservation then comes out at the same time on the same
+// vertices, and a job that could not start at the previous pass cannot
+// start now: every running span covers both instants, and a window that
+// starts later overlaps every reservation the earlier one did.
+bool Simulator::reuse_now() const {
+    if (!owns_traverser_ || !reusable_) return false;
+    auto it = pending_.begin();
+    for (const Kept& k : kept_) {
+        if (it == pending_.end() || it->id != k.id) return false;
+        if (k.reserved && jobs_.at(k.id).reserved_at <= now_) return false;
+        ++it;
+    }
+    return true;
 }
 
 void Simulator::pass() {
@@ -165,20 +191,45 @@ void Simulator::pass() {
     pass_due_ = false;
     ++passes_;
     traverser_.set_now(now_);
-    // Reservations are recomputed from scratch (issue 15): cancel them all.
-    std::vector<int64_t> previously = std::move(reserved_);
-    reserved_.clear();
-    for (int64_t id : previously) {
-        (void)traverser_.cancel(id);
-        jobs_[id].state = QueueJobState::kPending;
+    bool reuse = reuse_now();
+    // Reservations are recomputed from scratch (issue 15): cancel them all
+    // (unless they are kept, see reuse_now()).
+    std::vector<int64_t> previously;
+    if (!reuse) {
+        previously = std::move(reserved_);
+        reserved_.clear();
+        for (int64_t id : previously) {
+            (void)traverser_.cancel(id);
+            jobs_[id].state = QueueJobState::kPending;
+        }
     }
     failed_.clear();
+    std::vector<Kept> kept;
+    bool blocked_seen = false, changed_after = false;
+    size_t reused = 0;
     int64_t considered = 0, reservations = 0;
     for (auto it = pending_.begin(); it != pending_.end();) {
         if (policy_.queue_depth != 0 && considered >= policy_.queue_depth) break;
         ++considered;
         QueueJob& job = jobs_[it->id];
-        Outcome outcome = try_job(job, reservations);
+        Outcome outcome;
+        if (reuse && reused < kept_.size()) {
+            job.considered_in = passes_;
+            outcome = kept_[reused].reserved ? Outcome::kReserved : Outcome::kBlocked;
+            if (outcome == Outcome::kReserved) ++reservations;
+            ++reused;
+            ++reused_tries_;
+        } else {
+            outcome = try_job(job, reservations);
+            if (blocked_seen && (outcome == Outcome::kStarted ||
+                                 (outcome == Outcome::kReserved && collector_.weights_changed())))
+                changed_after = true;
+            if (outcome == Outcome::kReserved && collector_.weights_changed()) changed_after = true;
+        }
+        if (outcome == Outcome::kReserved || outcome == Outcome::kBlocked) {
+            blocked_seen = true;
+            kept.push_back({job.id, outcome == Outcome::kReserved});
+        }
         if (outcome == Outcome::kStarted) {
             it = pending_.erase(it);
         } else if (outcome == Outcome::kRejected) {
@@ -195,6 +246,8 @@ void Simulator::pass() {
         auto it = jobs_.find(id);
         if (it != jobs_.end() && it->second.state == QueueJobState::kPending) it->second.reserved_at = -1;
     }
+    kept_ = std::move(kept);
+    reusable_ = owns_traverser_ && !changed_after;
     traverser_.clear_message();
     // A plain `match` keeps the reference's time-0 behaviour.
     traverser_.set_now(0);

@@ -50,6 +50,16 @@ public:
     void set_jqm(JqmConfig config) { jqm_ = std::move(config); }
     const JqmConfig& jqm() const { return jqm_; }
     const QueuePolicy& policy() const { return policy_; }
+    // Nothing but this simulator matches or cancels on the traverser (a
+    // replay, a test). Then a pass may reuse the previous pass's outcome
+    // for its leading blocked and reserved jobs when that outcome cannot
+    // have changed (see pass()); in the REPL, where `match` and `cancel`
+    // interleave, every pass recomputes everything.
+    void set_owns_traverser(bool on) {
+        owns_traverser_ = on;
+        reusable_ = false;
+    }
+    uint64_t reused_tries() const { return reused_tries_; }
 
     // REPL submit: checks the job can ever run on this graph, then queues
     // it at now(). Nothing changes on error. The pass of this instant runs
@@ -139,6 +149,21 @@ private:
     int64_t poll_at_ = kNever;  // JQM: the next poll when a change waits for one
     std::unordered_map<const Jobspec*, int64_t> failed_;  // this pass: jobspec -> shortest failed estimate
     std::vector<int64_t> request_;                        // scratch for surely_busy
+
+    // Reuse of the previous pass (owns_traverser_ only): its considered
+    // jobs that did not start, in walk order, and whether their outcomes
+    // still hold (nothing released, started, dequeued or re-prioritised
+    // since; no job submitted ahead of them; the pass changed neither the
+    // planner nor an edge weight after its first job that did not start).
+    struct Kept {
+        int64_t id;
+        bool reserved;
+    };
+    bool reuse_now() const;
+    bool owns_traverser_ = false;
+    bool reusable_ = false;
+    std::vector<Kept> kept_;
+    uint64_t reused_tries_ = 0;
 };
 
 }  // namespace rq::queue

@@ -104,10 +104,12 @@ private:
 //     queue: default     # optional
 class YamlSource : public TraceSource {
 public:
-    Status load(const std::string& path, int64_t capacity, bool shift) {
+    Status load(const std::string& path, int64_t capacity, bool shift, const InputReader& read) {
+        std::string text;
+        if (!read(path, text)) return make_error(Errc::kIo, "cannot read " + path);
         YAML::Node root;
         try {
-            root = YAML::LoadFile(path);
+            root = YAML::Load(text);
         } catch (const YAML::Exception& e) {
             return make_error(Errc::kInvalid, path + ": " + e.what());
         }
@@ -164,10 +166,11 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 
 }  // namespace
 
-Result<std::unique_ptr<TraceSource>> open_trace(const std::string& path, int64_t capacity, bool shift) {
+Result<std::unique_ptr<TraceSource>> open_trace(const std::string& path, int64_t capacity, bool shift,
+                                                const InputReader& read) {
     if (ends_with(path, ".yaml") || ends_with(path, ".yml")) {
         auto source = std::make_unique<YamlSource>();
-        RQ_TRY(source->load(path, capacity, shift));
+        RQ_TRY(source->load(path, capacity, shift, read));
         return std::unique_ptr<TraceSource>(std::move(source));
     }
     auto source = std::make_unique<SwfSource>(path, capacity, shift);

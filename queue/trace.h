@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include <functional>
+
 #include "utilities/result.h"
 
 namespace rq::queue {
@@ -51,9 +53,16 @@ protected:
     SkipCounts skipped_;
 };
 
-// Opens TRACE: a YAML job list when it ends in .yaml/.yml, else SWF.
+// Reads a whole input file (the session's read_input, so that state/ can
+// record it); false when it cannot be read.
+using InputReader = std::function<bool(const std::string& path, std::string& text)>;
+
+// Opens TRACE: a YAML job list when it ends in .yaml/.yml (read whole
+// through `read`), else SWF (streamed line by line from the file: an
+// archive trace can be larger than memory wants to hold).
 // `capacity` is the machine's size in the unit of the sizes (cores, or
 // nodes with whole-node mapping).
-Result<std::unique_ptr<TraceSource>> open_trace(const std::string& path, int64_t capacity, bool shift);
+Result<std::unique_ptr<TraceSource>> open_trace(const std::string& path, int64_t capacity, bool shift,
+                                                const InputReader& read);
 
 }  // namespace rq::queue

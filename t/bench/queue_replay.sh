@@ -2,8 +2,9 @@
 # Replay benchmark of the simulated queue (README "Queues in simulated
 # time"): a seeded synthetic SWF trace on 1,024 nodes x 32 cores.
 #   sh t/bench/queue_replay.sh BIN_DIR [POLICY] [JOBS] [MAX_SIZE] [INTERARRIVAL]
-# Prints the SUMMARY lines (jobs_per_second, peak_rss_kb, metrics).
-# Defaults: easy, 100000 jobs, sizes up to 64 cores, one job every 2 s.
+# Prints the SUMMARY lines (jobs_per_second, jobs_per_cpu_second,
+# peak_rss_kb, metrics). Defaults: easy, 100000 jobs, sizes up to 64
+# cores, one job every 2 s. hybrid uses --reservation-depth ${RDEPTH:-4}.
 set -eu
 BIN=${1:?bin dir}
 POLICY=${2:-easy}
@@ -15,5 +16,7 @@ TRACE=$(mktemp "${TMPDIR:-/tmp}/rq-trace.XXXXXX")
 trap 'rm -f "$TRACE"' EXIT
 python3 "$HERE/../../utilities/swf_generate.py" --jobs "$JOBS" --max-size "$MAX" --seed 11 \
     --interarrival "$GAP" --max-runtime 7200 >"$TRACE"
+EXTRA=
+[ "$POLICY" = hybrid ] && EXTRA="--reservation-depth ${RDEPTH:-4}"
 "$BIN/resource-query" -L "$HERE/queue_1024x32.graphml" -P first --replay "$TRACE" \
-    --queue-policy "$POLICY" --replay-csv /dev/null
+    --queue-policy "$POLICY" $EXTRA --replay-csv /dev/null
