@@ -190,6 +190,10 @@ EdgeMarks& ResourceGraph::root_marks(SubsystemId s) {
 
 const ChildOrder& ResourceGraph::ordered_children(VertexId v) {
     if (ChildOrder* order = child_order_of(v)) return *order;
+    // Leaves (most vertices) share one empty order instead of allocating
+    // one each: a walk asks every vertex it visits.
+    static const ChildOrder kNone;
+    if (is_leaf(v)) return kNone;
     auto order = std::make_unique<ChildOrder>();
     for (EdgeId e : out(v)) order->insert(OrderedChild{marks_[e].weight, uniq_id_[edge_dst_[e]], e});
     if (child_order_.size() <= v) child_order_.resize(num_vertices());
