@@ -6,9 +6,21 @@
 namespace rq {
 
 IdOrderIndex::IdOrderIndex(const ResourceGraph& graph, SubsystemId s, TypeId t, IdOrder order,
-                           const NoneBelow& none_below)
+                           const NoneBelow& none_below, int64_t t_total)
     : none_below_(&none_below), subsystem_(s), type_(t), order_(order) {
     int64_t best = 0;
+    if (t_total >= 0) {
+        shallow_ = true;
+        build(graph, graph.root(s), 0, 0, best);
+        shallow_ = false;
+        if (usable_ && t_found_ == t_total) {
+            none_below_ = nullptr;
+            return;
+        }
+        children_.clear();  // a T vertex holds another: walk everything
+        usable_ = true;
+        best = 0;
+    }
     build(graph, graph.root(s), 0, 0, best);
     none_below_ = nullptr;
 }
@@ -23,6 +35,10 @@ bool IdOrderIndex::build(const ResourceGraph& graph, VertexId v, int64_t factor,
     if (graph.type(v) == type_) {
         best = graph.id(v) + 2 + (order_.node_centric ? factor : 0);
         found = true;
+        if (shallow_) {
+            t_found_ += graph.size(v);
+            return true;
+        }
     }
     int64_t below_factor = factor;
     if (order_.node_centric && is_node) {

@@ -41,7 +41,12 @@ public:
     using NoneBelow = std::function<bool(VertexId)>;
 
     // Builds the index of type `t` over the dominant subsystem `s`.
-    IdOrderIndex(const ResourceGraph& graph, SubsystemId s, TypeId t, IdOrder order, const NoneBelow& none_below);
+    // `t_total` (or -1: unknown) is the size sum of every T vertex below
+    // the root (the root's subtree plan): when the walk that stops at T
+    // vertices finds exactly that much, no T vertex holds another, and the
+    // subtrees below T vertices (most of the graph) are never walked.
+    IdOrderIndex(const ResourceGraph& graph, SubsystemId s, TypeId t, IdOrder order, const NoneBelow& none_below,
+                 int64_t t_total = -1);
 
     TypeId type() const { return type_; }
     const IdOrder& order() const { return order_; }
@@ -70,6 +75,8 @@ private:
     bool build(const ResourceGraph& graph, VertexId v, int64_t factor, int depth, int64_t& best);
 
     const NoneBelow* none_below_ = nullptr;  // during construction only
+    bool shallow_ = false;                   // construction: stop at T vertices
+    int64_t t_found_ = 0;                    // construction: size sum of T vertices reached
 
     SubsystemId subsystem_;
     TypeId type_;
