@@ -189,12 +189,15 @@ EdgeMarks& ResourceGraph::root_marks(SubsystemId s) {
 }
 
 const ChildOrder& ResourceGraph::ordered_children(VertexId v) {
-    if (ChildOrder* order = child_order_of(v)) return *order;
-    auto order = std::make_unique<ChildOrder>();
+    // Leaves (most vertices) share one empty order instead of allocating
+    // one each: a walk asks every vertex it visits.
+    static const ChildOrder kNone;
+    if (is_leaf(v)) return kNone;
+    std::unique_ptr<ChildOrder>& order = child_order_[v];
+    if (order) return *order;
+    order = std::make_unique<ChildOrder>();
     for (EdgeId e : out(v)) order->insert(OrderedChild{marks_[e].weight, uniq_id_[edge_dst_[e]], e});
-    if (child_order_.size() <= v) child_order_.resize(num_vertices());
-    child_order_[v] = std::move(order);
-    return *child_order_[v];
+    return *order;
 }
 
 void ResourceGraph::set_weight(EdgeId e, uint64_t weight) {
@@ -260,7 +263,7 @@ void ResourceGraph::detach_vertices(const std::vector<VertexId>& doomed) {
         for (EdgeId e : out(v)) kill(e);
         for (EdgeId e : in(v)) kill(e);
         out_head_[v] = out_tail_[v] = in_head_[v] = in_tail_[v] = kNoEdge;
-        if (v < child_order_.size()) child_order_[v].reset();
+        child_order_.erase(v);
         for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next) by_path_.erase(paths_[p].view());
         first_path_[v] = kNoPath;
         if (name_[v] < name_count_.size() && name_count_[name_[v]] > 0 && --name_count_[name_[v]] == 0)

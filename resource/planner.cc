@@ -1,5 +1,6 @@
 #include "resource/planner.h"
 
+#include <atomic>
 #include <string>
 
 #include "resource/id_table.h"
@@ -7,6 +8,13 @@
 #include "resource/time_tree.h"
 
 namespace rq {
+
+namespace {
+std::atomic<uint64_t> g_releases{0};
+void count_release() { g_releases.fetch_add(1, std::memory_order_relaxed); }
+}  // namespace
+
+uint64_t Planner::release_count() { return g_releases.load(std::memory_order_relaxed); }
 
 // Everything a planner needs once it has spans. Point 0 is pinned inside
 // the tree, so the tree's points are exactly the planner's scheduled points.
@@ -76,6 +84,7 @@ Planner::Planner(const Planner& other)
 
 Planner& Planner::operator=(const Planner& other) {
     if (this != &other) {
+        count_release();
         total_ = other.total_;
         next_id_ = other.next_id_;
         single_ = other.single_;
@@ -85,8 +94,19 @@ Planner& Planner::operator=(const Planner& other) {
 }
 
 Planner::Planner(Planner&& other) noexcept = default;
-Planner& Planner::operator=(Planner&& other) noexcept = default;
-Planner::~Planner() = default;
+Planner& Planner::operator=(Planner&& other) noexcept {
+    if (this != &other) {
+        count_release();
+        total_ = other.total_;
+        next_id_ = other.next_id_;
+        single_ = other.single_;
+        state_ = std::move(other.state_);
+    }
+    return *this;
+}
+Planner::~Planner() {
+    if (state_ || has_single()) count_release();
+}
 
 // ---- queries -------------------------------------------------------------
 
@@ -190,6 +210,7 @@ Result<Time> Planner::earliest(Time from, Time d, int64_t amount) const {
 // ---- updates -------------------------------------------------------------
 
 void Planner::set_total(int64_t total) {
+    count_release();
     const int64_t delta = total - total_;
     if ((state_ || has_single()) && delta != 0) {
         materialize();
@@ -240,6 +261,7 @@ Result<SpanId> Planner::add_span(Time at, Time d, int64_t amount) {
 }
 
 Status Planner::remove_span(SpanId id) {
+    count_release();
     if (!state_) {
         if (!has_single() || single_.id != id) return unknown_span(id);
         single_ = Span{};
@@ -277,6 +299,7 @@ Status Planner::reduce_span(SpanId id, int64_t by) {
     // removes it: partial release must be able to drop every span.
     if (by == reduced.amount) return remove_span(id);
     if (by == 0) return ok_status();
+    count_release();
     reduced.amount -= by;
     if (!state_) return ok_status();
     if (state_->resized) {

@@ -49,6 +49,12 @@ public:
         return at >= 0 && d >= 1 && at <= kPlannerEnd - d;
     }
 
+    // How many times any planner anywhere gave units back (a span removed
+    // or reduced, a total changed, a planner with spans overwritten or
+    // destroyed). A cached "nothing free here" stays true while it does
+    // not move (traversers/select_order.h).
+    static uint64_t release_count();
+
     int64_t total() const { return total_; }
     // Changes the capacity and keeps every span (availability may then be
     // negative, in which case nothing fits there).

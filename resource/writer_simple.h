@@ -16,11 +16,14 @@ public:
     void vertex(const ResourceGraph& graph, const VertexEmission& v) override;
     void edge(const ResourceGraph&, EdgeId, bool) override {}
     Status flush(std::ostream& out) override;
-    void reset() override { lines_.clear(); }
+    void reset() override { text_.clear(), starts_.clear(); }
 
 private:
     bool pretty_;
-    std::vector<std::string> lines_;
+    // Every line in one buffer (a whole node under *nodex emits ~80 per
+    // match); starts_ are the line offsets, for the reversed pretty order.
+    std::string text_;
+    std::vector<size_t> starts_;
 };
 
 }  // namespace rq

@@ -26,6 +26,45 @@ struct Entry {
     std::vector<int64_t> touched_jobs;  // job ids created or changed
 };
 
+// The entries of a journal, each kept as a few bytes in chunked storage
+// (a session of 100,000 matches journals 100,000 entries; as separate
+// strings and vectors they cost ~270 bytes each, here ~110). Reading an
+// entry decodes a copy; nothing hands out references into the storage.
+class EntryLog {
+public:
+    void push_back(const Entry& e);
+    // Appends an input to entry i (used when reading a saved journal).
+    void add_input(size_t i, Input in);
+    size_t size() const { return where_.size(); }
+    bool empty() const { return where_.empty(); }
+    Entry operator[](size_t i) const;
+
+    class const_iterator {
+    public:
+        const_iterator(const EntryLog* log, size_t i) : log_(log), i_(i) {}
+        Entry operator*() const { return (*log_)[i_]; }
+        const_iterator& operator++() { return ++i_, *this; }
+        bool operator!=(const const_iterator& o) const { return i_ != o.i_; }
+        bool operator==(const const_iterator& o) const { return i_ == o.i_; }
+
+    private:
+        const EntryLog* log_;
+        size_t i_;
+    };
+    const_iterator begin() const { return const_iterator(this, 0); }
+    const_iterator end() const { return const_iterator(this, size()); }
+
+private:
+    static constexpr size_t kChunk = 1 << 16;
+    void append(const std::string& bytes, size_t i);
+    uint32_t path_id(const std::string& path);
+
+    std::vector<std::string> chunks_;   // encoded entries, none split across chunks
+    std::vector<uint64_t> where_;       // per entry: chunk << 32 | offset
+    std::vector<std::string> paths_;    // distinct input paths
+    std::unordered_map<std::string, uint32_t> path_index_;
+};
+
 class Journal {
 public:
     // The id of `text` in the blob table (added if new; equal contents
@@ -36,7 +75,7 @@ public:
     const std::string& blob(int64_t id) const { return *blobs_[static_cast<size_t>(id)]; }
     size_t blob_count() const { return blobs_.size(); }
 
-    std::vector<Entry> entries;
+    EntryLog entries;
 
 private:
     std::unordered_map<std::string, int64_t> index_;

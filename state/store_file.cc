@@ -300,8 +300,10 @@ Result<Mark> write_changes(Database& db, const Session& s, const Journal& journa
     RQ_TRY(tx.begin());
     RQ_TRY(write_entries(db, journal, mark.entries, mark.blobs));
     std::set<int64_t> touched;
-    for (size_t i = mark.entries; i < journal.entries.size(); ++i)
-        touched.insert(journal.entries[i].touched_jobs.begin(), journal.entries[i].touched_jobs.end());
+    for (size_t i = mark.entries; i < journal.entries.size(); ++i) {
+        const Entry e = journal.entries[i];  // a decoded copy (EntryLog)
+        touched.insert(e.touched_jobs.begin(), e.touched_jobs.end());
+    }
     RQ_TRY(write_jobs(db, s, touched));
     auto all = meta_of(s, journal, mark.session);
     Mark next = extended(mark, journal);
@@ -382,7 +384,7 @@ Result<Snapshot> read_snapshot(Database& db) {
         if (seq < 0 || seq >= static_cast<int64_t>(snap.journal.entries.size()) ||
             blob < kUnreadable || blob >= static_cast<int64_t>(snap.journal.blob_count()))
             return corrupt(db, "journal input " + std::to_string(seq));
-        snap.journal.entries[static_cast<size_t>(seq)].inputs.push_back(Input{inputs->text(1), blob});
+        snap.journal.entries.add_input(static_cast<size_t>(seq), Input{inputs->text(1), blob});
     }
     if (!status) return status.error();
     if (snap.journal.entries.size() != snap.mark.entries || snap.journal.blob_count() != snap.mark.blobs)

@@ -20,6 +20,7 @@ Errc DfuTraverser::select(std::vector<JobResource>& resources, int64_t at) {
         walk_ = OrderedWalk{};
         walk_.index = index;
         walk_.request = &resources.front();
+        index->begin_walk(at, duration_);
         bool exact = false;
         Errc code = select_once(resources, at, &exact);
         walk_.index = nullptr;
@@ -244,13 +245,23 @@ bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<Job
 
     if (!policy_.stop_on_first && walk_.index != nullptr && pristine) {
         // Best candidates first; stop once the rest cannot change the choice.
-        const auto* children = walk_.index->children(u);
+        const IdOrderIndex& index = *walk_.index;
+        const auto* children = index.children(u);
         if (children == nullptr) return false;
-        for (const IdOrderIndex::Child& child : *children) {
+        // Taken children marked by earlier walks are skipped (see
+        // IdOrderIndex::mark_full); only with a single requested resource,
+        // as surely_rejected() decides.
+        const bool skip = list.size() == 1;
+        for (size_t i = skip ? index.next_open(u, 0) : 0; i < children->size();
+             i = skip ? index.next_open(u, i + 1) : i + 1) {
+            const IdOrderIndex::Child& child = (*children)[i];
             if (beyond_threshold(child.bound)) break;
             VertexId v = graph_.target(child.edge);
             if (graph_.subsystem(child.edge) != s || colour(0, v) != kWhite || cannot_hold(v, list)) continue;
-            if (surely_rejected(v, list)) continue;
+            if (surely_rejected(v, list)) {
+                index.mark_full(u, i);
+                continue;
+            }
             if (visit(child.edge) && graph_.type(v) == walk_.index->type()) record_candidate(scores.score, scores.avail);
         }
         return any;

@@ -53,7 +53,12 @@ const IdOrderIndex* DfuTraverser::ordered_index(const std::vector<JobResource>& 
             int64_t i = plan->plan.index_of(t);
             return i >= 0 && plan->plan.planner(static_cast<size_t>(i)).total() == 0;
         };
-        id_index_ = std::make_unique<IdOrderIndex>(graph_, dominant(), t, *order, none_below);
+        int64_t t_total = -1;
+        if (const SubtreePlan* top = store_.subtree(root, 0)) {
+            int64_t i = top->plan.index_of(t);
+            if (i >= 0) t_total = top->plan.planner(static_cast<size_t>(i)).total();
+        }
+        id_index_ = std::make_unique<IdOrderIndex>(graph_, dominant(), t, *order, none_below, t_total);
     }
     return id_index_->usable() ? id_index_.get() : nullptr;
 }

@@ -6,9 +6,21 @@
 namespace rq {
 
 IdOrderIndex::IdOrderIndex(const ResourceGraph& graph, SubsystemId s, TypeId t, IdOrder order,
-                           const NoneBelow& none_below)
+                           const NoneBelow& none_below, int64_t t_total)
     : none_below_(&none_below), subsystem_(s), type_(t), order_(order) {
     int64_t best = 0;
+    if (t_total >= 0) {
+        shallow_ = true;
+        build(graph, graph.root(s), 0, 0, best);
+        shallow_ = false;
+        if (usable_ && t_found_ == t_total) {
+            none_below_ = nullptr;
+            return;
+        }
+        children_.clear();  // a T vertex holds another: walk everything
+        usable_ = true;
+        best = 0;
+    }
     build(graph, graph.root(s), 0, 0, best);
     none_below_ = nullptr;
 }
@@ -23,6 +35,10 @@ bool IdOrderIndex::build(const ResourceGraph& graph, VertexId v, int64_t factor,
     if (graph.type(v) == type_) {
         best = graph.id(v) + 2 + (order_.node_centric ? factor : 0);
         found = true;
+        if (shallow_) {
+            t_found_ += graph.size(v);
+            return true;
+        }
     }
     int64_t below_factor = factor;
     if (order_.node_centric && is_node) {
@@ -30,7 +46,10 @@ bool IdOrderIndex::build(const ResourceGraph& graph, VertexId v, int64_t factor,
         below_factor = (graph.id(v) + 2) * 10000 + std::llabs(graph.uniq_id(v) % 10000 - 1);
     }
     std::vector<Child> kids;
-    if (!(order_.node_centric && is_node) && (*none_below_)(v)) return found;
+    // Nothing of the type below: nothing to index (with the node factor, a
+    // node is walked anyway to see nested nodes, unless the type is node:
+    // then none below means no nested node either).
+    if ((!(order_.node_centric && is_node) || type_ == types::kNode) && (*none_below_)(v)) return found;
     for (EdgeId e : graph.out(v)) {
         if (graph.subsystem(e) != subsystem_) continue;
         VertexId w = graph.target(e);
@@ -53,6 +72,36 @@ bool IdOrderIndex::build(const ResourceGraph& graph, VertexId v, int64_t factor,
 const std::vector<IdOrderIndex::Child>* IdOrderIndex::children(VertexId u) const {
     auto it = children_.find(u);
     return it == children_.end() ? nullptr : &it->second;
+}
+
+void IdOrderIndex::begin_walk(int64_t at, int64_t d) const {
+    uint64_t releases = Planner::release_count();
+    if (at == marks_at_ && d == marks_d_ && releases == marks_releases_) return;
+    full_.clear();
+    marks_at_ = at, marks_d_ = d, marks_releases_ = releases;
+}
+
+size_t IdOrderIndex::next_open(VertexId u, size_t i) const {
+    auto it = full_.find(u);
+    if (it == full_.end()) return i;
+    std::vector<uint32_t>& next = it->second;
+    if (i >= next.size()) return i;
+    while (next[i] != i) {
+        next[i] = next[next[i]];
+        i = next[i];
+    }
+    return i;
+}
+
+void IdOrderIndex::mark_full(VertexId u, size_t i) const {
+    auto kids = children_.find(u);
+    if (kids == children_.end() || i >= kids->second.size()) return;
+    std::vector<uint32_t>& next = full_[u];
+    if (next.empty()) {
+        next.resize(kids->second.size() + 1);
+        for (size_t k = 0; k < next.size(); ++k) next[k] = static_cast<uint32_t>(k);
+    }
+    next[i] = static_cast<uint32_t>(i + 1);
 }
 
 bool ids_give_positive_scores(const ResourceGraph& graph) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "resource/graph.h"
+#include "resource/planner.h"
 
 namespace rq {
 
@@ -40,7 +41,12 @@ public:
     using NoneBelow = std::function<bool(VertexId)>;
 
     // Builds the index of type `t` over the dominant subsystem `s`.
-    IdOrderIndex(const ResourceGraph& graph, SubsystemId s, TypeId t, IdOrder order, const NoneBelow& none_below);
+    // `t_total` (or -1: unknown) is the size sum of every T vertex below
+    // the root (the root's subtree plan): when the walk that stops at T
+    // vertices finds exactly that much, no T vertex holds another, and the
+    // subtrees below T vertices (most of the graph) are never walked.
+    IdOrderIndex(const ResourceGraph& graph, SubsystemId s, TypeId t, IdOrder order, const NoneBelow& none_below,
+                 int64_t t_total = -1);
 
     TypeId type() const { return type_; }
     const IdOrder& order() const { return order_; }
@@ -53,17 +59,36 @@ public:
     // Whether bound `a` is strictly worse than score `b` for this order.
     bool worse(int64_t a, int64_t b) const { return order_.high ? a < b : a > b; }
 
+    // Children a walk found with nothing free in its window (exclusively
+    // taken nodes ahead of the free ones under hinodex, lonodex,
+    // firstnodex...). Later walks over the same window skip them without a
+    // query, so a match does not cost one query per taken node. The marks
+    // hold for one window [at, at+d) while no planner gave units back
+    // (Planner::release_count()); begin_walk() drops them otherwise.
+    void begin_walk(int64_t at, int64_t d) const;
+    // The first position >= i in u's children not marked full.
+    size_t next_open(VertexId u, size_t i) const;
+    void mark_full(VertexId u, size_t i) const;
+
 private:
     // Returns whether v's subtree holds a T vertex; `best` gets its bound.
     bool build(const ResourceGraph& graph, VertexId v, int64_t factor, int depth, int64_t& best);
 
     const NoneBelow* none_below_ = nullptr;  // during construction only
+    bool shallow_ = false;                   // construction: stop at T vertices
+    int64_t t_found_ = 0;                    // construction: size sum of T vertices reached
 
     SubsystemId subsystem_;
     TypeId type_;
     IdOrder order_;
     bool usable_ = true;
     std::unordered_map<VertexId, std::vector<Child>> children_;
+
+    // Skip marks: per list, next[i] == i when child i is open, else a
+    // later position (union-find with path halving; next[n] == n).
+    mutable std::unordered_map<VertexId, std::vector<uint32_t>> full_;
+    mutable int64_t marks_at_ = -1, marks_d_ = -1;
+    mutable uint64_t marks_releases_ = 0;
 };
 
 // True when every vertex id is >= -1, so that every candidate score of the

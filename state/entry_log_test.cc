@@ -1,0 +1,73 @@
+// EntryLog against a plain vector of entries: random entries (empty and
+// long lines, several inputs, unreadable inputs, negative and large job
+// ids), read back in any order and with inputs added afterwards.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "state/journal.h"
+
+namespace rq::state {
+namespace {
+
+bool same(const Entry& a, const Entry& b) {
+    if (a.line != b.line || a.timing != b.timing || a.touched_jobs != b.touched_jobs) return false;
+    if (a.inputs.size() != b.inputs.size()) return false;
+    for (size_t i = 0; i < a.inputs.size(); ++i)
+        if (a.inputs[i].path != b.inputs[i].path || a.inputs[i].blob != b.inputs[i].blob) return false;
+    return true;
+}
+
+Entry random_entry(std::mt19937_64& rng) {
+    auto pick = [&](uint64_t n) { return rng() % n; };
+    Entry e;
+    e.line = std::string(pick(4) == 0 ? pick(300) : pick(30), static_cast<char>('a' + pick(26)));
+    for (size_t k = pick(4); k > 0; --k)
+        e.inputs.push_back(Input{"dir/file" + std::to_string(pick(5)), static_cast<int64_t>(pick(10)) - 1});
+    e.timing = pick(2) ? "0x1.8p-3 0x1p+0 " + std::to_string(rng()) : "";
+    for (size_t k = pick(5); k > 0; --k) {
+        int64_t id = pick(3) == 0 ? static_cast<int64_t>(rng()) : static_cast<int64_t>(pick(1000)) - 10;
+        e.touched_jobs.push_back(id);
+    }
+    return e;
+}
+
+TEST(EntryLog, MatchesAVectorOfEntries) {
+    std::mt19937_64 rng(13);
+    EntryLog log;
+    std::vector<Entry> model;
+    for (int round = 0; round < 20000; ++round) {
+        uint64_t what = rng() % 10;
+        if (what < 7 || model.empty()) {
+            model.push_back(random_entry(rng));
+            log.push_back(model.back());
+        } else if (what < 9) {
+            size_t i = rng() % model.size();
+            ASSERT_TRUE(same(log[i], model[i])) << "entry " << i;
+        } else {
+            size_t i = rng() % model.size();
+            Input in{"added" + std::to_string(rng() % 3), static_cast<int64_t>(rng() % 5) - 1};
+            model[i].inputs.push_back(in);
+            log.add_input(i, in);
+        }
+        ASSERT_EQ(log.size(), model.size());
+    }
+    size_t i = 0;
+    for (const Entry& e : log) ASSERT_TRUE(same(e, model[i++]));
+    EXPECT_EQ(i, model.size());
+}
+
+TEST(EntryLog, EntryLongerThanAChunk) {
+    EntryLog log;
+    Entry big;
+    big.line = std::string(200000, 'x');
+    log.push_back(Entry{"a", {}, "", {1}});
+    log.push_back(big);
+    log.push_back(Entry{"b", {}, "t", {}});
+    EXPECT_EQ(log[1].line, big.line);
+    EXPECT_EQ(log[0].touched_jobs, std::vector<int64_t>{1});
+    EXPECT_EQ(log[2].timing, "t");
+}
+
+}  // namespace
+}  // namespace rq::state
