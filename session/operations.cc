@@ -18,9 +18,11 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 // The writer's text, or its error (the writer is reset then).
-Status flush_to(MatchWriter& writer, std::string& R) {
-    std::ostringstream text;
-    text.imbue(std::locale::classic());  // whatever the host program's global locale
+Status flush_to(Session& s, MatchWriter& writer, std::string& R) {
+    std::ostringstream& text = s.writer_text;
+    if (text.getloc() != std::locale::classic()) text.imbue(std::locale::classic());  // whatever the host's
+    text.str(std::string());
+    text.clear();
     Status written = writer.flush(text);
     if (!written.ok()) {
         writer.reset();
@@ -74,7 +76,7 @@ MatchOutcome match_jobspec(Session& s, MatchOp op, const std::string& jobspec_te
     }
     out.seconds = seconds_since(start);
     if (attempted) {
-        Status written = flush_to(*s.writer, out.R);
+        Status written = flush_to(s, *s.writer, out.R);
         if (!written.ok()) {
             // (A traverser message, if any, was the line before: the
             // caller prints both.)
@@ -140,7 +142,7 @@ UpdateOutcome update_job(Session& s, const std::string& reader, const std::strin
         if (!s.traverser->message().empty()) out.messages.push_back("ERROR: " + s.traverser->message());
         s.traverser->clear_message();
     }
-    Status written = flush_to(*s.writer, out.R);
+    Status written = flush_to(s, *s.writer, out.R);
     if (!written.ok()) out.messages.push_back(std::string("ERROR: match writer emit: ") + errc_text(written.code()));
     if (result.ok()) {
         JobRecord job;
@@ -204,7 +206,7 @@ Status find_matching(Session& s, const std::string& criteria, MatchWriter& write
         writer.reset();
         return found;
     }
-    written = flush_to(writer, R);
+    written = flush_to(s, writer, R);
     return Status();
 }
 

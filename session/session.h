@@ -8,6 +8,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,9 @@ struct Session {
     // times, and YAML parsing costs more than the match itself. Bounded.
     std::map<std::string, Jobspec> jobspec_cache;
     std::string read_buffer;  // reused for every jobspec read
+    // What the writer prints, before it becomes a match's R (session/
+    // operations.cc): reused, its locale fixed once.
+    std::ostringstream writer_text;
 
     // Match-time statistics fed by `update` (spec/cli.md §5.13 stat).
     double min_match_time = 1.79769e+308;
