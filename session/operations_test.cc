@@ -81,21 +81,28 @@ TEST_F(TinySession, UpdateReplaysAnRAndRefusesALiveId) {
     EXPECT_EQ(bad_time.code, Errc::kInvalid);
 }
 
-TEST_F(TinySession, PartialCancelRefusesUnknownJobsAndExplainsTraverserFailures) {
+TEST_F(TinySession, PartialCancelRefusesAndExplainsThenReleasesTheWholeJob) {
     MatchOutcome m = match_jobspec(s, MatchOp::kAllocate, core, 1, "");
+    MatchOutcome other = match_jobspec(s, MatchOp::kAllocate, core, 2, "");
     ASSERT_EQ(m.code, Errc::kOk);
+    ASSERT_EQ(other.code, Errc::kOk);
     PartialCancelOutcome none = partial_cancel_job(s, 4, "jgf", m.R);
     EXPECT_FALSE(none.ran);
     EXPECT_EQ(none.status.code(), Errc::kNotFound);
-    // The match's R names its shared ancestors too (the node is not
-    // exclusive): the traverser refuses, says why, and the job stays.
-    PartialCancelOutcome all = partial_cancel_job(s, 1, "jgf", m.R);
-    EXPECT_TRUE(all.ran);
-    EXPECT_FALSE(all.status.ok());
-    EXPECT_EQ(all.status.message(), "ERROR: error encountered while removing job 1");
-    EXPECT_NE(all.stdout_text.find("no allocation span of job 1"), std::string::npos) << all.stdout_text;
-    EXPECT_FALSE(all.full_removal);
+    // Job 2's resources are not job 1's: the traverser refuses and says
+    // why, and job 1 stays.
+    PartialCancelOutcome wrong = partial_cancel_job(s, 1, "jgf", other.R);
+    EXPECT_TRUE(wrong.ran);
+    EXPECT_FALSE(wrong.status.ok());
+    EXPECT_EQ(wrong.status.message(), "ERROR: error encountered while removing job 1");
+    EXPECT_FALSE(wrong.stdout_text.empty());
     EXPECT_TRUE(s.is_live(1));
+    // The R the match printed releases the whole job.
+    PartialCancelOutcome all = partial_cancel_job(s, 1, "jgf", m.R);
+    EXPECT_TRUE(all.status.ok()) << all.status.message() << all.stdout_text;
+    EXPECT_TRUE(all.full_removal);
+    EXPECT_FALSE(s.is_live(1));
+    EXPECT_TRUE(s.is_live(2));
 }
 
 TEST_F(TinySession, FindAndStatus) {
