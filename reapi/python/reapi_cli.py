@@ -13,9 +13,8 @@ Every failure raises a subclass of ReapiError chosen by the library's
 errno: ResourcesBusy (EBUSY: not enough free resources now), Unsatisfiable
 (ENODEV: can never fit), NotFound (ENOENT), InvalidInput (EINVAL),
 AlreadyExists (EEXIST), ReaderError (EPROTO), NotImplementedByLibrary
-(ENOSYS), OutOfMemory (ENOMEM); the exception's .message holds the
-context's error text of the call (which is then cleared from the context,
-so that the next exception carries only its own). Every string the library hands out is
+(ENOSYS), OutOfMemory (ENOMEM); the exception's .message is the
+context's error text of that call alone. Every string the library hands out is
 copied and released at once; a Context releases its C context on close(),
 at the end of a with block, or when it is garbage-collected.
 
@@ -41,7 +40,7 @@ __all__ = [
     "Unsatisfiable", "NotFound", "InvalidInput", "AlreadyExists",
     "ReaderError", "NotImplementedByLibrary", "OutOfMemory",
     "match_op_to_string", "match_op_from_string", "match_op_valid",
-    "library_path",
+    "library_path", "version",
 ]
 
 
@@ -176,12 +175,12 @@ def _load():
         raise OSError("cannot load libreapi_cli: " + "; ".join(errors))
     _declare(lib)
     _lib, _libpath = lib, path
-    # Strings are released with the C library's free, which is what the
-    # library allocates them with (reapi.md §3).
-    libc = ctypes.CDLL(None)
-    _free = libc.free
-    _free.argtypes = [ctypes.c_void_p]
-    _free.restype = None
+    # Strings are malloc'd by the library (reapi.md §3); reapi_cli_free is
+    # its free() for callers like us, the C library's free the fallback.
+    free = getattr(lib, "reapi_cli_free", None) or ctypes.CDLL(None).free
+    free.argtypes = [ctypes.c_void_p]
+    free.restype = None
+    _free = free
     return lib
 
 
@@ -223,10 +222,24 @@ def _declare(lib):
         "match_op_from_string": ([s], c.c_int),
         "match_op_valid": ([c.c_int], b),
     }
-    for name, (args, res) in sig.items():
-        f = getattr(lib, name)
-        f.argtypes = args
-        f.restype = res
+    # Extras of ours (reapi.md §8); absent from the original's library.
+    optional = {
+        "reapi_cli_last_error": ([P, c.POINTER(c.c_int)], c.c_void_p),
+        "reapi_cli_version": ([], c.c_char_p),
+        "reapi_cli_match_all": ([P, c.c_int, c.POINTER(c.c_char_p), c.c_size_t,
+                                 c.POINTER(u64), c.POINTER(b), c.POINTER(c.c_void_p),
+                                 c.POINTER(i64), c.POINTER(dbl), c.POINTER(c.c_size_t)],
+                                c.c_int),
+    }
+    for table, required in ((sig, True), (optional, False)):
+        for name, (args, res) in table.items():
+            f = getattr(lib, name, None)
+            if f is None:
+                if required:
+                    raise OSError("libreapi_cli lacks %s" % name)
+                continue
+            f.argtypes = args
+            f.restype = res
 
 
 def _bytes(text, what):
@@ -256,6 +269,12 @@ def _op(op):
             raise InvalidInput(_errno.EINVAL, "unknown match op %r" % op, "match")
         return int(value)
     return int(op)
+
+
+def version():
+    """The library's version string (None for a library without it)."""
+    f = getattr(_load(), "reapi_cli_version", None)
+    return f().decode() if f else None
 
 
 def match_op_to_string(op):
@@ -325,10 +344,7 @@ class Context:
 
     def _fail(self, call):
         err = ctypes.get_errno()
-        msg = self.err_msg() if self._ctx else ""
-        if self._ctx:
-            self.clear_err_msg()
-        raise _ERRORS.get(err, ReapiError)(err, msg, call)
+        raise _ERRORS.get(err, ReapiError)(err, self.last_error()[0], call)
 
     def _check(self, rc, call):
         if rc != 0:
@@ -487,3 +503,36 @@ class Context:
 
     def clear_err_msg(self):
         self._lib.reapi_cli_clear_err_msg(self._handle())
+
+    def last_error(self):
+        """(message, errno) of the last failed call on this context alone
+        ("", 0 after a success); with a library lacking the call, the
+        accumulated messages and the thread's errno."""
+        f = getattr(self._lib, "reapi_cli_last_error", None)
+        if f is None or not self._ctx:
+            return (self.err_msg() if self._ctx else ""), ctypes.get_errno()
+        num = ctypes.c_int(0)
+        return _take(f(self._ctx, ctypes.byref(num))) or "", num.value
+
+    # -- gang scheduling -----------------------------------------------------
+    def match_all(self, jobspecs, op=MatchOp.ALLOCATE):
+        """All or nothing: a MatchResult per jobspec, with consecutive ids.
+        If one fails, those before it are cancelled, no id is consumed,
+        and the exception's .failed_index says which one failed."""
+        n = len(jobspecs)
+        specs = (ctypes.c_char_p * max(n, 1))(*[_bytes(j, "jobspec") for j in jobspecs])
+        ids = (ctypes.c_uint64 * max(n, 1))()
+        res = (ctypes.c_bool * max(n, 1))()
+        Rs = (ctypes.c_void_p * max(n, 1))()
+        ats = (ctypes.c_int64 * max(n, 1))()
+        ov, failed = ctypes.c_double(0.0), ctypes.c_size_t(0)
+        rc = self._lib.reapi_cli_match_all(self._handle(), _op(op), specs, n, ids, res, Rs,
+                                           ats, ctypes.byref(ov), ctypes.byref(failed))
+        texts = [_take(Rs[i]) for i in range(n)]
+        if rc != 0:
+            try:
+                self._fail("match_all")
+            except ReapiError as e:
+                e.failed_index = failed.value
+                raise
+        return [MatchResult(ids[i], res[i], texts[i], ats[i], ov.value) for i in range(n)]

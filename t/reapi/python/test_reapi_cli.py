@@ -302,11 +302,19 @@ class Graph(unittest.TestCase):
             self.assertEqual((st.vertices, st.edges, st.jobs), (29, 28, 1))
             self.assertLessEqual(st.min_match, st.max_match)
             self.assertEqual(ctx.err_msg(), "")
-            with self.assertRaises(NotFound):
+            with self.assertRaises(NotFound) as cm:
                 ctx.cancel(41)
-            # the exception took the message; the context starts afresh
-            self.assertEqual(ctx.err_msg(), "")
+            with self.assertRaises(NotFound) as cm2:
+                ctx.cancel(42)
+            # the exception holds its own call's message; the context's
+            # messages accumulate until cleared
+            self.assertIn("41", cm.exception.message)
+            self.assertNotIn("41", cm2.exception.message)
+            self.assertEqual(ctx.last_error()[1], errno.ENOENT)
+            self.assertIn("41", ctx.err_msg())
+            self.assertIn("nonexistent job 42", ctx.err_msg())
             ctx.cancel(42, noent_ok=True)
+            self.assertEqual(ctx.last_error(), ("", 0))
             ctx.clear_err_msg()
             self.assertEqual(ctx.err_msg(), "")
 
@@ -326,6 +334,24 @@ class Graph(unittest.TestCase):
                 ctx.match_allocate(TWO)
         with self.assertRaises(InvalidInput):
             Context().clone()
+
+
+class Extras(unittest.TestCase):
+    def test_version(self):
+        self.assertRegex(reapi_cli.version(), r"^[0-9]+\.[0-9]+")
+
+    def test_match_all(self):
+        with machine(match_format="rv1_nosched") as ctx:
+            jobs = ctx.match_all([CORE, TWO, CORE])
+            self.assertEqual([j.jobid for j in jobs], [1, 2, 3])
+            self.assertTrue(all(j.R and not j.reserved for j in jobs))
+            with self.assertRaises(ResourcesBusy) as cm:
+                ctx.match_all([TWO, TWO])
+            self.assertEqual(cm.exception.failed_index, 1)
+            self.assertEqual(ctx.match_allocate(TWO).jobid, 4)
+            with self.assertRaises(Unsatisfiable):
+                ctx.match_all([CORE, BIG], MatchOp.ALLOCATE_W_SATISFIABILITY)
+            self.assertEqual(ctx.match_allocate(CORE).jobid, 5)
 
 
 class Threads(unittest.TestCase):
@@ -369,14 +395,14 @@ class Ownership(unittest.TestCase):
                 ctx.find("sched-now=allocated")               # R
                 self.assertIsNone(ctx.find("status=down"))
                 with self.assertRaises(NotFound):
-                    ctx.cancel(10**12)                        # err_msg
+                    ctx.cancel(10**12)                        # last_error
                 ctx.err_msg()                                 # err_msg
                 with machine(match_format="rv1") as other:
                     r = other.match_allocate(TWO).R           # R
                     with machine() as third:
                         third.update_allocate(9, r)           # R_out
                 with self.assertRaises(ResourcesBusy):
-                    ctx.match_allocate(BIG)                   # err_msg only
+                    ctx.match_allocate(BIG)                   # last_error only
         finally:
             reapi_cli._free = real_free
         self.assertEqual(len(freed), 8, freed)
