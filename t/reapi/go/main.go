@@ -177,7 +177,7 @@ func readR(r string) (ranks []int, postOrder bool, err error) {
 	for _, n := range doc.Graph.Nodes {
 		p := n.Metadata.Paths["containment"]
 		for q := range seen {
-			if strings.HasPrefix(q, p+"/") == false && strings.HasPrefix(p, q+"/") {
+			if strings.HasPrefix(p, q+"/") {
 				postOrder = false // an ancestor came first
 			}
 		}
