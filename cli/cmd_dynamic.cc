@@ -1,10 +1,10 @@
 // update, attach, remove, partial-cancel (spec/cli.md §5.3-§5.5, §5.8).
-#include <chrono>
 #include <cstdlib>
 #include <initializer_list>
 #include <iostream>
 
 #include "cli/command_table.h"
+#include "session/operations.h"
 #include "utilities/file.h"
 #include "utilities/idset.h"
 
@@ -73,53 +73,22 @@ Next cmd_update(Session& s, const Args& args) {
     int64_t jobid = parse_integer(args[4]);
     int64_t at = parse_integer(args[5]);
     int64_t duration = parse_integer(args[6]);
-    if (s.is_live(jobid)) {
-        std::cerr << "ERROR: existing Jobid " << std::endl;
-        return Next::kFailed;
-    }
-    if (at < 0 || duration == 0) {
-        std::cerr << "ERROR: invalid time (" << at << ", " << duration << ")" << std::endl;
-        return Next::kFailed;
-    }
-
-    auto start = std::chrono::steady_clock::now();
-    s.traverser->clear_message();
-    MatchResult result = s.traverser->apply(reader, text, jobid, at, duration, *s.writer);
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!result.ok()) {
-        std::cerr << "ERROR: traverser run () returned error " << std::endl;
-        if (!s.traverser->message().empty()) std::cerr << "ERROR: " << s.traverser->message() << std::endl;
-        s.traverser->clear_message();
-    }
-    Status written = s.writer->flush(s.out());
-    if (!written.ok()) {
-        std::cerr << "ERROR: match writer emit: " << errc_text(written.code()) << std::endl;
-        s.writer->reset();
-    }
-    s.next_jobid = jobid;
-    if (result.ok()) {
+    UpdateOutcome u = update_job(s, reader, text, jobid, at, duration, args[3]);
+    for (const auto& line : u.messages) std::cerr << line << std::endl;
+    if (!u.applied) return Next::kFailed;
+    s.out() << u.R;
+    if (u.ok) {
         s.out() << kRule << "INFO: JOBID=" << jobid << "\n"
                 << "INFO: RESOURCES=" << (at == 0 ? "ALLOCATED" : "RESERVED") << "\n"
                 << "INFO: SCHEDULED AT=" << (at == 0 ? std::string("Now") : std::to_string(at)) << "\n"
                 << kRule;
-        JobRecord job;
-        job.id = jobid;
-        job.state = at == 0 ? JobState::kAllocated : JobState::kReserved;
-        job.scheduled_at = at;
-        job.jobspec_path = s.share_path(args[3]);
-        job.overhead = seconds;
-        s.jobs[jobid] = job;
-        s.min_match_time = std::min(s.min_match_time, seconds);
-        s.max_match_time = std::max(s.max_match_time, seconds);
-        s.total_match_time += seconds;
     } else {
         s.out() << kRule << "INFO: No matching resources found\n"
                 << "INFO: JOBID=" << jobid << "\n"
                 << kRule;
     }
     s.out().flush();
-    s.next_jobid = jobid + 1;
-    return result.ok() ? Next::kContinue : Next::kFailed;
+    return u.ok ? Next::kContinue : Next::kFailed;
 }
 
 Next cmd_attach(Session& s, const Args& args) {
@@ -129,7 +98,7 @@ Next cmd_attach(Session& s, const Args& args) {
         std::cerr << "ERROR: can't open " << args[1] << std::endl;
         return Next::kFailed;
     }
-    Status attached = s.traverser->attach(text);
+    Status attached = attach_subgraph(s, text);
     if (!attached.ok()) {
         std::string message = attached.message();
         if (message.empty() || message.back() != '\n') message += '\n';
@@ -144,7 +113,7 @@ Next cmd_attach(Session& s, const Args& args) {
 
 Next cmd_remove(Session& s, const Args& args) {
     if (args.size() != 3) return malformed();
-    if (args[2] == "true") return report_remove_error(s.traverser->remove_path(args[1]));
+    if (args[2] == "true") return report_remove_error(remove_subgraph(s, args[1]));
     if (args[2] == "false") {
         auto ranks = decode_idset(args[1]);
         if (!ranks) {
@@ -163,37 +132,23 @@ Next cmd_partial_cancel(Session& s, const Args& args) {
     const std::string& reader = args[2];
     std::string text;
     if (!read_r_file(s, reader, {"jgf", "rv1exec"}, args[3], text)) return Next::kFailed;
-    auto job = s.jobs.find(jobid);
-    if (job == s.jobs.end() || job->second.state == JobState::kCanceled) {
-        std::cerr << "ERROR: nonexistent job " << jobid << std::endl;
-        return Next::kFailed;
-    }
-    if (job->second.state == JobState::kReserved) {
-        std::cerr << "ERROR: reservations not currently supported by partial cancel" << std::endl;
-        return Next::kFailed;
-    }
-    s.traverser->clear_message();
-    auto released = s.traverser->partial_cancel(jobid, reader, text);
-    if (!released.ok()) {
-        // The traverser's message goes to stdout (spec/cli.md §5.8; stderr
-        // is pinned to the one line below), and so does the reason, which
-        // the reference leaves out.
-        std::string why = released.message();
-        if (!why.empty() && why.back() != '\n') why += '\n';
-        std::cout << s.traverser->message() << why;
+    PartialCancelOutcome released = partial_cancel_job(s, jobid, reader, text);
+    if (!released.status.ok()) {
+        if (!released.ran) {
+            std::cerr << released.status.message() << std::endl;
+            return Next::kFailed;
+        }
+        std::cout << released.stdout_text;
         std::cout.flush();
-        std::cerr << "ERROR: error encountered while removing job " << jobid << std::endl;
-    } else if (*released) {
-        job->second.state = JobState::kCanceled;
+        std::cerr << released.status.message() << std::endl;
     }
-    s.traverser->clear_message();
     if (args.size() == 5 && args[4] == "stats") {
         s.out() << kRule << "INFO: PARTIAL CANCEL PREORDER COUNT=\"0\"\n"
                 << "INFO: PARTIAL CANCEL POSTORDER COUNT=\"0\"\n"
                 << kRule;
         s.out().flush();
     }
-    return released.ok() ? Next::kContinue : Next::kFailed;
+    return released.status.ok() ? Next::kContinue : Next::kFailed;
 }
 
 }  // namespace rq

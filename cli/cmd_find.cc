@@ -1,10 +1,9 @@
 // find EXPR... (spec/cli.md §5.6, output.md §3): the writer text of every
 // matching vertex, then the EXPRESSION block.
-#include <ctime>
 #include <iostream>
 
 #include "cli/command_table.h"
-#include "traversers/find.h"
+#include "session/operations.h"
 
 namespace rq {
 
@@ -16,20 +15,18 @@ Next cmd_find(Session& s, const Args& args) {
     std::string criteria = args[1];
     for (size_t i = 2; i < args.size(); ++i) criteria += " " + args[i];
 
-    FindContext context{s.traverser->graph(), s.traverser->store(), s.traverser->dominant(),
-                        static_cast<Time>(std::time(nullptr))};
-    Status found = find_resources(context, criteria, *s.writer);
+    std::string R;
+    Status written;
+    Status found = find_matching(s, criteria, *s.writer, R, written);
     if (!found.ok()) {
-        s.writer->reset();
         std::cerr << found.message() << "\n";
         if (!found.error().detail.empty()) std::cerr << "  " << found.error().detail << "\n";
         std::cerr.flush();
         return Next::kFailed;
     }
-    Status written = s.writer->flush(s.out());
+    s.out() << R;
     s.out().flush();
     if (!written.ok()) {
-        s.writer->reset();
         std::cerr << "find: ERROR: find writer emit: " << errc_text(written.code()) << std::endl;
         return Next::kFailed;
     }

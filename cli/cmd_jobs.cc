@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/command_table.h"
+#include "session/operations.h"
 
 namespace rq {
 
@@ -29,14 +30,9 @@ void print_job(const JobRecord& job) {
 Next cmd_cancel(Session& s, const Args& args) {
     if (args.size() != 2 && args.size() != 3) return malformed();
     int64_t jobid = parse_jobid(args[1]);
-    if (!s.is_live(jobid)) {
-        std::cerr << "cancel: ERROR: nonexistent job " << jobid << std::endl;
-        return Next::kFailed;
-    }
-    Status done = s.traverser->cancel(jobid);
-    s.jobs[jobid].state = JobState::kCanceled;
+    Status done = cancel_job(s, jobid);
     if (!done.ok()) {
-        std::cerr << "cancel: ERROR: error encountered while removing job " << jobid << std::endl;
+        std::cerr << done.message() << std::endl;
         return Next::kFailed;
     }
     if (args.size() == 3 && args[2] == "stats") {

@@ -1,9 +1,9 @@
 // match and multi-match (spec/cli.md §5.1, §5.2; output.md §2).
-#include <chrono>
 #include <cstdio>
 #include <iostream>
 
 #include "cli/command_table.h"
+#include "session/operations.h"
 #include "utilities/file.h"
 
 namespace rq {
@@ -70,81 +70,30 @@ void print_jobspec_error(Session& s, const std::string& path, const Error& error
     s.out().flush();
 }
 
-Result<Jobspec> cached_parse(Session& s, const std::string& text) {
-    auto hit = s.jobspec_cache.find(text);
-    if (hit != s.jobspec_cache.end()) return hit->second;
-    auto parsed = parse_jobspec(text, s.graph->types());
-    if (parsed.ok()) {
-        if (s.jobspec_cache.size() >= 64) s.jobspec_cache.clear();
-        s.jobspec_cache.emplace(text, *parsed);
-    }
-    return parsed;
-}
-
 Attempt match_one(Session& s, MatchOp op, const std::string& path) {
-    // `update` may have set the counter back below ids still in use; a new
-    // match must never share an id with a live job (one cancel would then
-    // release both). Amortised: the counter only moves forward here.
-    while (s.is_live(s.next_jobid)) ++s.next_jobid;
-    const int64_t jobid = s.next_jobid;
+    const int64_t jobid = next_match_jobid(s);
     std::string& text = s.read_buffer;
     if (!s.read_input(path, text)) {
         std::cerr << "ERROR: can't open " << path << std::endl;
         return Attempt::kUnreadable;
     }
 
-    auto start = std::chrono::steady_clock::now();
-    auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-
-    auto jobspec = cached_parse(s, text);
-    if (!jobspec) {
-        std::cerr << "match_allocate: ERROR: Jobspec error for " << jobid << ": " << jobspec.message() << std::endl;
-        print_jobspec_error(s, path, jobspec.error());
+    MatchOutcome m = match_jobspec(s, op, text, jobid, path);
+    if (!m.message.empty()) std::cerr << m.message << std::endl;
+    if (m.jobspec_error) {
+        print_jobspec_error(s, path, m.error);
         return Attempt::kFailed;
     }
+    if (m.attempted) s.out() << m.R;
+    if (m.consumes_id) ++s.next_jobid;
 
-    s.traverser->clear_message();
-    MatchResult result = s.traverser->run(*jobspec, op, jobid, *s.writer);
-    double seconds = elapsed();
-    Errc code = result.code;
-    bool attempted = code == Errc::kOk || code == Errc::kBusy || code == Errc::kUnsatisfiable;
-    if (!result.ok()) {
-        if (!s.traverser->message().empty())
-            std::cerr << "match_allocate: ERROR: " << s.traverser->message() << std::endl;
-        else if (!attempted)
-            std::cerr << "match_allocate: ERROR: traverser: " << errc_text(code) << std::endl;
-        s.traverser->clear_message();
-    }
-    if (attempted) {
-        Status written = s.writer->flush(s.out());
-        if (!written.ok()) {
-            std::cerr << "match_allocate: ERROR: match writer emit: " << errc_text(written.code()) << std::endl;
-            s.writer->reset();
-            code = written.code();
-            attempted = false;
-        }
-    } else {
-        s.writer->reset();
-    }
-    bool counts = op != MatchOp::kSatisfiability && op != MatchOp::kWithoutAllocating &&
-                  op != MatchOp::kWithoutAllocatingFuture;
-    if (attempted && counts) ++s.next_jobid;
-
+    Errc code = m.code;
     if (op == MatchOp::kSatisfiability) {
-        print_satisfiability(s, code, seconds);
+        print_satisfiability(s, code, m.seconds);
     } else if (code == Errc::kOk) {
-        print_success(s, op, result, jobid, seconds);
+        print_success(s, op, m.result, jobid, m.seconds);
     } else {
-        print_failure(s, code, jobid, seconds);
-    }
-    if (code == Errc::kOk && counts) {
-        JobRecord job;
-        job.id = jobid;
-        job.state = result.at == 0 ? JobState::kAllocated : JobState::kReserved;
-        job.scheduled_at = result.at;
-        job.jobspec_path = s.share_path(path);
-        job.overhead = seconds;
-        s.jobs[jobid] = job;
+        print_failure(s, code, jobid, m.seconds);
     }
     return code == Errc::kOk ? Attempt::kMatched : Attempt::kFailed;
 }

@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "cli/command_table.h"
-#include "traversers/status.h"
+#include "session/operations.h"
 
 namespace rq {
 
@@ -56,8 +56,7 @@ Next cmd_set_status(Session& s, const Args& args) {
         std::cerr << "ERROR: unrecognized status" << std::endl;
         return Next::kFailed;
     }
-    SubsystemId dominant = s.graph->subsystems().find(s.options.subsystems.front());
-    mark_status(*s.graph, dominant, path, args[2] == "up");
+    (void)set_path_status(s, path, args[2] == "up");  // the path exists
     return Next::kContinue;
 }
 

@@ -16,10 +16,7 @@
 #include "cli/load_progress.h"
 #include "utilities/file.h"
 #include "resource/graph_export.h"
-#include "resource/loader.h"
-#include "pools/env_writer.h"
-#include "pools/pool_graph.h"
-#include "pools/pool_load.h"
+#include "session/build.h"
 #include "state/session_state.h"
 
 namespace rq {
@@ -113,58 +110,17 @@ int run_commands(Session& session) {
 }  // namespace
 
 Status init_session(Session& session, const Options& options, const std::string& source_text) {
-    session.options = options;
-    LoadRequest request;
-    request.format = options.load_format;
-    request.path = options.load_file;
-    request.allowlist = options.load_allowlist;
-    request.local_machine = options.load_local_machine;
-    request.resources = options.pool_resources;
-    request.text = source_text;
     auto start = std::chrono::steady_clock::now();
-    session.graph = std::make_unique<ResourceGraph>();
     LoadProgress progress(options.load_file, isatty(STDERR_FILENO));
-    request.progress = progress.callback();
     std::vector<std::string> warnings;
-    Status loaded = load_graph(request, *session.graph, &warnings);
+    Status loaded = load_session_graph(session, options, source_text, progress.callback(), &warnings);
     progress.finish();
-    // The reference's texts say neither where nor what: `detail` adds it
-    // (printed on its own line after the start-up error).
-    if (!loaded)
-        return make_error(Errc::kInvalid,
-                          "resource_query_t: ERROR: " + loaded.message() + "\nERROR: error generating resources\n",
-                          loaded.error().detail);
-    std::string source = request.local_machine ? "the local machine" : options.load_file;
+    if (!loaded) return loaded;
+    std::string source = options.load_local_machine ? "the local machine" : options.load_file;
     for (const auto& warning : warnings) std::cerr << "WARNING: " << source << ": " << warning << std::endl;
     double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    session.store = std::make_unique<ScheduleStore>();
-    auto policy = make_policy(options.match_policy);
-    if (!policy)
-        return make_error(Errc::kInvalid, "resource_query_t: ERROR: can't create matcher\n", policy.message());
-    session.policy = std::move(*policy);
-    TraverserConfig config;
-    for (auto& name : options.subsystems) config.subsystems.push_back(session.graph->subsystems().find(name));
-    config.prune_filters = options.prune_filters;
-    if (pools::is_pool_format(options.load_format)) config.prune_filters += pools::pool_prune_filters(*session.graph);
-    config.flexible = options.traverser == "flexible";
-    // The reference's exhaustive selection walk: on demand (debug, test
-    // oracle), and with -e, whose visit counters are those of that walk,
-    // unless RQ_ORDERED_VISIT_COUNTS asks for the ordered walk's counters
-    // (benchmarks: -e then times the walk users get without -e).
-    auto flag = [](const char* name) {
-        const char* value = std::getenv(name);
-        return value != nullptr && *value != '\0' && *value != '0';
-    };
-    config.exhaustive_select = flag("RQ_EXHAUSTIVE_SELECT") ||
-                               (options.elapse_time && !flag("RQ_ORDERED_VISIT_COUNTS"));
-    auto traverser = DfuTraverser::create(*session.graph, *session.store, *session.policy, config);
-    if (!traverser)
-        return make_error(Errc::kInvalid, "initialize_matchers_and_traversers: ERROR: " + traverser.message() + "\n",
-                          traverser.error().detail);
-    session.traverser = std::move(*traverser);
-    auto writer = pools::make_pool_writer(options.match_format);
-    if (!writer) return make_error(Errc::kInvalid, "resource_query_t: ERROR: " + writer.message() + "\n");
-    session.writer = std::move(*writer);
+    Status ready = finish_session(session);
+    if (!ready) return ready;
     if (options.elapse_time) print_graph_stats(*session.graph, load_seconds);
     return Status();
 }
