@@ -544,6 +544,115 @@ static void test_cancel_info (void)
     free (two);
 }
 
+/* A bare JGF (no scheduling key) of one node's subtree of the four-node
+ * machine: what a partial release of that node looks like. */
+static void node_jgf (char *buf, size_t n, int node)
+{
+    int base = 1 + node * 7, s, c, len;
+    len = snprintf (buf, n, "{\"graph\": {\"nodes\": [");
+    for (s = 0; s < 2; s++) {
+        for (c = 0; c < 2; c++)
+            len += snprintf (buf + len, n - len,
+                             "{\"id\": \"%d\", \"metadata\": {\"type\": \"core\", \"id\": %d, "
+                             "\"rank\": %d, \"exclusive\": true, \"paths\": {\"containment\": "
+                             "\"/cluster0/node%d/socket%d/core%d\"}}}, ",
+                             base + 2 + s * 3 + c, s * 2 + c, node, node, s, s * 2 + c);
+        len += snprintf (buf + len, n - len,
+                         "{\"id\": \"%d\", \"metadata\": {\"type\": \"socket\", \"id\": %d, "
+                         "\"rank\": %d, \"exclusive\": true, \"paths\": {\"containment\": "
+                         "\"/cluster0/node%d/socket%d\"}}}, ",
+                         base + 1 + s * 3, s, node, node, s);
+    }
+    len += snprintf (buf + len, n - len,
+                     "{\"id\": \"%d\", \"metadata\": {\"type\": \"node\", \"id\": %d, "
+                     "\"rank\": %d, \"exclusive\": true, \"paths\": {\"containment\": "
+                     "\"/cluster0/node%d\"}}}], \"edges\": [",
+                     base, node, node, node);
+    for (s = 0; s < 2; s++) {
+        for (c = 0; c < 2; c++)
+            len += snprintf (buf + len, n - len, "{\"source\": \"%d\", \"target\": \"%d\"}, ",
+                             base + 1 + s * 3, base + 2 + s * 3 + c);
+        len += snprintf (buf + len, n - len, "{\"source\": \"%d\", \"target\": \"%d\"}%s",
+                         base, base + 1 + s * 3, s ? "" : ", ");
+    }
+    snprintf (buf + len, n - len, "]}}");
+}
+
+/* reapi.md §8: a bare JGF R (no scheduling key) is recognised by
+ * partial_cancel and update_allocate; an rv1exec R without scheduling is
+ * read as rv1exec. */
+static void test_bare_r (void)
+{
+    reapi_cli_ctx_t *ctx = jgf_ctx ("{\"load_format\": \"jgf\"}");
+    reapi_cli_ctx_t *other = jgf_ctx ("{\"load_format\": \"jgf\", \"match_format\": \"rv1_nosched\"}");
+    reapi_cli_ctx_t *dst = jgf_ctx ("{\"load_format\": \"jgf\"}");
+    reapi_cli_ctx_t *flat = reapi_cli_new ();
+    char *two = fixture (JS ("two-nodes.yaml"));
+    char *jgf_r = NULL, *rv1_r = NULL, *R = NULL, node3[4096], node2[4096];
+    const char *out = NULL;
+    uint64_t id;
+    bool res, full = true;
+    int64_t at;
+    double ov;
+    int rc;
+
+    rc = reapi_cli_initialize (flat,
+                               "{\"version\": 1, \"execution\": {\"R_lite\": [{\"rank\": \"0-3\", "
+                               "\"children\": {\"core\": \"0-3\"}}], \"nodelist\": [\"node[0-3]\"]}}",
+                               "{\"load_format\": \"rv1exec\"}");
+    CHECK (rc == 0, "a machine from rv1exec: errno %d", errno);
+    CHECK (reapi_cli_match_allocate (ctx, false, two, &id, &res, &jgf_r, &at, &ov) == 0, "jgf R");
+    CHECK (jgf_r && !strstr (jgf_r, "scheduling") && strstr (jgf_r, "/cluster0/node3\""),
+           "a bare JGF of nodes 2-3");
+    node_jgf (node3, sizeof node3, 3);
+    node_jgf (node2, sizeof node2, 2);
+    rc = reapi_cli_partial_cancel (ctx, 1, node3, false, &full);
+    CHECK (rc == 0 && !full, "partial cancel of node3 by a bare JGF: rc %d errno %d", rc, errno);
+    rc = reapi_cli_partial_cancel (ctx, 1, node2, false, &full);
+    CHECK (rc == 0 && full, "then node2: nothing left: rc %d errno %d", rc, errno);
+    rc = reapi_cli_find (ctx, "sched-now=allocated", NULL, &R);
+    CHECK (rc == 0 && R == NULL, "nothing allocated: %s", R ? R : "(null)");
+    free (R);
+    R = NULL;
+    rc = reapi_cli_update_allocate (dst, 8, jgf_r, &at, &ov, &out);
+    CHECK (rc == 0 && at == 0 && out, "update_allocate with a bare JGF: rc %d errno %d", rc, errno);
+    free ((void *)out);
+    out = NULL;
+    rc = reapi_cli_match_allocate (dst, false, two, &id, &res, &R, &at, &ov);
+    CHECK (rc == 0 && R && strstr (R, "/cluster0/node1\""), "job 8 holds nodes 2-3: %s", R);
+    free (R);
+    R = NULL;
+
+    /* rv1exec R on a machine read from rv1exec (its paths are
+     * /cluster0/nodeN/coreM, the ones an rv1exec R names) */
+    CHECK (reapi_cli_match_allocate (other, false, two, &id, &res, &R, &at, &ov) == 0, "2-3");
+    free (R);
+    R = NULL;
+    CHECK (reapi_cli_match_allocate (other, false, two, &id, &res, &rv1_r, &at, &ov) == 0,
+           "rv1_nosched R of nodes 0-1");
+    CHECK (rv1_r && strstr (rv1_r, "\"0-1\"") && !strstr (rv1_r, "scheduling"), "%s", rv1_r);
+    rc = reapi_cli_update_allocate (flat, 9, rv1_r, &at, &ov, &out);
+    CHECK (rc == 0 && at == 0 && out, "update_allocate with rv1exec: rc %d errno %d", rc, errno);
+    free ((void *)out);
+    CHECK (reapi_cli_match_allocate (flat, false, two, &id, &res, &R, &at, &ov) == 0, "2-3 free");
+    free (R);
+    R = NULL;
+    rc = reapi_cli_match_allocate (flat, false, two, &id, &res, &R, &at, &ov);
+    CHECK (rc == -1 && errno == EBUSY, "the replayed job holds nodes 0-1");
+    rc = reapi_cli_partial_cancel (flat, 9, rv1_r, false, &full);
+    CHECK (rc == 0 && full, "partial cancel of job 9 with its whole rv1exec R: rc %d", rc);
+    rc = reapi_cli_match_allocate (flat, false, two, &id, &res, &R, &at, &ov);
+    CHECK (rc == 0 && R, "nodes 0-1 free again");
+    free (R);
+    free (jgf_r);
+    free (rv1_r);
+    free (two);
+    reapi_cli_destroy (ctx);
+    reapi_cli_destroy (other);
+    reapi_cli_destroy (dst);
+    reapi_cli_destroy (flat);
+}
+
 static void test_update_allocate (void)
 {
     reapi_cli_ctx_t *src = jgf_ctx ("{\"load_format\": \"jgf\", \"match_format\": \"rv1\"}");
@@ -961,6 +1070,7 @@ int main (int argc, char **argv)
     test_find ();
     test_cancel_info ();
     test_update_allocate ();
+    test_bare_r ();
     test_subgraph ();
     test_status ();
     test_clone ();

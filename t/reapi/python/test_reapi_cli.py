@@ -6,8 +6,8 @@ built library, the module comes from the source tree) and against an
 installed prefix (PYTHONPATH only: the module must find its library by
 itself). RQ_SOURCE_DIR names the source tree (default: from this file)."""
 
+import ctypes
 import errno
-import gc
 import json
 import os
 import sys
@@ -182,6 +182,20 @@ class Match(unittest.TestCase):
             self.ctx.match(None)  # a NULL jobspec
         with self.assertRaises(TypeError):
             self.ctx.match(42)
+
+    def test_every_errno_has_its_exception(self):
+        cases = {errno.EBUSY: ResourcesBusy, errno.ENODEV: Unsatisfiable,
+                 errno.ENOENT: NotFound, errno.EINVAL: InvalidInput,
+                 errno.EEXIST: AlreadyExists, errno.EPROTO: ReaderError,
+                 errno.ENOSYS: reapi_cli.NotImplementedByLibrary,
+                 errno.ENOMEM: reapi_cli.OutOfMemory, errno.EIO: ReapiError}
+        for err, cls in cases.items():
+            ctypes.set_errno(err)
+            with self.assertRaises(cls) as cm:
+                self.ctx._fail("call")
+            self.assertIs(type(cm.exception), cls)
+            self.assertEqual(cm.exception.errno, err)
+        self.assertTrue(issubclass(reapi_cli.OutOfMemory, MemoryError))
 
     def test_exceptions_are_distinct(self):
         classes = [ResourcesBusy, Unsatisfiable, NotFound, InvalidInput, AlreadyExists,
