@@ -29,12 +29,16 @@ short="-I$PREFIX/include/resource/reapi/bindings/c"
 $CC $WARN $cflags $short -o "$OUT/reapi_c_test" "$C/reapi_c_test.c" "$C/include_style.c" \
     $libs -Wl,-rpath,"$PREFIX/lib"
 
-# 2. the plain flags a Go client puts in CGO_CFLAGS/CGO_LDFLAGS, with ASan
-#    in the program (the library's allocations go through ASan's malloc, so
-#    LSan sees their leaks too).
+# 2. plain flags, each include style with only its own -I (so that neither
+#    leans on the other's path), and ASan in the program (the library's
+#    allocations go through ASan's malloc, so LSan sees their leaks too).
+SAN="-g -fsanitize=address -fno-omit-frame-pointer"
 # shellcheck disable=SC2086
-$CC $WARN -g -fsanitize=address -fno-omit-frame-pointer -I"$PREFIX/include" $short \
-    -o "$OUT/reapi_c_test_asan" "$C/reapi_c_test.c" "$C/include_style.c" \
+$CC $WARN $SAN -I"$PREFIX/include" -c -o "$OUT/long.o" "$C/reapi_c_test.c"
+# shellcheck disable=SC2086
+$CC $WARN $SAN $short -c -o "$OUT/short.o" "$C/include_style.c"
+# shellcheck disable=SC2086
+$CC $SAN -o "$OUT/reapi_c_test_asan" "$OUT/long.o" "$OUT/short.o" \
     -L"$PREFIX/lib" -lreapi_cli -Wl,-rpath,"$PREFIX/lib"
 
 echo "built $OUT/reapi_c_test $OUT/reapi_c_test_asan"
