@@ -26,19 +26,24 @@ echo "pkg-config: $cflags $libs"
 # <reapi_cli.h> needs the bindings directory too (reapi.md §1, style 2).
 short="-I$PREFIX/include/resource/reapi/bindings/c"
 # shellcheck disable=SC2086
-$CC $WARN $cflags $short -o "$OUT/reapi_c_test" "$C/reapi_c_test.c" "$C/include_style.c" \
+$CC $WARN $cflags $short -o "$OUT/reapi_c_test" "$C"/reapi_c_*.c "$C/include_style.c" \
     $libs -Wl,-rpath,"$PREFIX/lib"
 
 # 2. plain flags, each include style with only its own -I (so that neither
 #    leans on the other's path), and ASan in the program (the library's
 #    allocations go through ASan's malloc, so LSan sees their leaks too).
 SAN="-g -fsanitize=address -fno-omit-frame-pointer"
+objs=""
+for f in "$C"/reapi_c_*.c; do
+    o="$OUT/$(basename "$f" .c).o"
+    # shellcheck disable=SC2086
+    $CC $WARN $SAN -I"$PREFIX/include" -c -o "$o" "$f"
+    objs="$objs $o"
+done
 # shellcheck disable=SC2086
-$CC $WARN $SAN -I"$PREFIX/include" -c -o "$OUT/long.o" "$C/reapi_c_test.c"
+$CC $WARN $SAN $short -c -o "$OUT/include_style.o" "$C/include_style.c"
 # shellcheck disable=SC2086
-$CC $WARN $SAN $short -c -o "$OUT/short.o" "$C/include_style.c"
-# shellcheck disable=SC2086
-$CC $SAN -o "$OUT/reapi_c_test_asan" "$OUT/long.o" "$OUT/short.o" \
+$CC $SAN -o "$OUT/reapi_c_test_asan" $objs "$OUT/include_style.o" \
     -L"$PREFIX/lib" -lreapi_cli -Wl,-rpath,"$PREFIX/lib"
 
 echo "built $OUT/reapi_c_test $OUT/reapi_c_test_asan"

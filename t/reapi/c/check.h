@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int check_failures = 0;
-static int check_count = 0;
+/* Defined once per program (by the file with main). */
+extern int check_failures;
+extern int check_count;
 
 #define CHECK(cond, ...)                                                   \
     do {                                                                   \

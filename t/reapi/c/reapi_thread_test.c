@@ -21,6 +21,9 @@
 
 #include "check.h"
 
+int check_failures = 0;
+int check_count = 0;
+
 #define NTHREADS 8
 
 static char *machine, *core_js, *two_js, *big_js;
