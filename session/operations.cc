@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <locale>
 #include <sstream>
 
 #include "traversers/find.h"
@@ -19,6 +20,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 // The writer's text, or its error (the writer is reset then).
 Status flush_to(MatchWriter& writer, std::string& R) {
     std::ostringstream text;
+    text.imbue(std::locale::classic());  // whatever the host program's global locale
     Status written = writer.flush(text);
     if (!written.ok()) {
         writer.reset();

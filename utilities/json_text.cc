@@ -1,7 +1,7 @@
 #include "utilities/json_text.h"
 
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 
 namespace rq {
@@ -15,9 +15,11 @@ void append_real(std::string& out, double value) {
         out += "null";
         return;
     }
+    // to_chars, not snprintf: the C locale's decimal point is process-wide
+    // state a library's host may change (LC_NUMERIC=de_DE writes "0,5").
     char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.17g", value);
-    std::string text = buffer;
+    auto end = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::general, 17).ptr;
+    std::string text(buffer, end);
     size_t exponent = text.find('e');
     if (exponent == std::string::npos) {
         if (text.find('.') == std::string::npos) text += ".0";
