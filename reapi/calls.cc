@@ -182,6 +182,9 @@ int match(reapi_cli_ctx& c, int op, const char* jobspec, const uint64_t* given_i
     const int64_t id = given_id ? static_cast<int64_t>(*given_id) : next_match_jobid(s);
     MatchOutcome m = match_jobspec(s, to_match_op(op), jobspec, id, "");
     if (m.consumes_id && given_id == nullptr) ++s.next_jobid;
+    // A failed match changes nothing but the counter (which clone copies):
+    // no need to replay it.
+    if (m.code != Errc::kOk) c.history.pop_back();
     if (!m.message.empty()) c.err_msg += m.message + "\n";
     *ov = m.seconds;
     const uint64_t reported = without_allocating_op(op) ? UINT64_MAX : static_cast<uint64_t>(id);

@@ -87,7 +87,10 @@ int reapi_cli_match_satisfy(reapi_cli_ctx_t* ctx, const char* jobspec, bool* sat
         bool reserved = false;
         char* R = nullptr;
         int64_t at = 0;
+        bool legacy = c.legacy;  // (its empty-R success would read as satisfiable)
+        c.legacy = false;
         int rc = rq::reapi::match(c, MATCH_SATISFIABILITY, jobspec, nullptr, &jobid, &reserved, &R, &at, ov);
+        c.legacy = legacy;
         std::free(R);
         *sat = rc == 0;
         return rc;

@@ -231,6 +231,10 @@ TEST(ReapiCli, LegacySwitchMakesAFailedMatchSucceedWithEmptyR) {
     Match m = match(x.c, MATCH_ALLOCATE, kTooBig);
     EXPECT_EQ(m.rc, 0);
     EXPECT_EQ(m.R, "");
+    bool sat = true;
+    double ov = 0;
+    EXPECT_EQ(reapi_cli_match_satisfy(x.c, kTooBig.c_str(), &sat, &ov), -1);  // not "satisfiable"
+    EXPECT_FALSE(sat);
     Ctx y;
     init(y.c);
     EXPECT_EQ(match(y.c, MATCH_ALLOCATE, kTooBig).rc, -1);

@@ -68,7 +68,10 @@ void reapi_cli_destroy (reapi_cli_ctx_t *ctx);
 int reapi_cli_initialize (reapi_cli_ctx_t *ctx, const char *rgraph, const char *options);
 
 /* An independent deep copy; NULL with EINVAL for NULL or an uninitialised
- * ctx. */
+ * ctx. The copy is made by replaying, on a fresh context, every
+ * state-changing call of ctx that succeeded (and every attach, remove,
+ * cancel, update and status change): a context keeps that history, so its
+ * memory and clone's cost grow with the number of such calls. */
 reapi_cli_ctx_t *reapi_cli_clone (reapi_cli_ctx_t *ctx);
 
 /* Matches jobspec (text, YAML or JSON) with the next job id (first: 1;
