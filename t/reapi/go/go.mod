@@ -1,0 +1,3 @@
+module reapiclient
+
+go 1.19
