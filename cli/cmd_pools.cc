@@ -72,17 +72,17 @@ Next cmd_request(Session& s, const Args& args) {
     auto command = parse_command(args);
     if (!command) {
         std::cerr << "request: ERROR: " << command.message() << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
     if (s.traverser->dominant() != kContainment) {
         // Pools live in the containment tree; so do the records we write.
         std::cerr << "request: ERROR: requests need containment as the dominant subsystem (-S CA, C+...)" << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
     auto request = pools::parse_request(command->text);
     if (!request) {
         std::cerr << "request: ERROR: " << request.message() << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
     std::unique_ptr<MatchWriter> own;
     MatchWriter* writer = s.writer.get();
@@ -90,7 +90,7 @@ Next cmd_request(Session& s, const Args& args) {
         auto w = pools::make_pool_writer(command->format);
         if (!w) {
             std::cerr << "request: ERROR: unknown format " << command->format << std::endl;
-            return Next::kContinue;
+            return Next::kFailed;
         }
         own = std::move(*w);
         writer = own.get();
@@ -100,7 +100,7 @@ Next cmd_request(Session& s, const Args& args) {
     if (command->op == pools::PoolOp::kSatisfiability) {
         if (!found && found.code() == Errc::kUnsatisfiable) std::cerr << "request: ERROR: " << found.message() << std::endl;
         s.out() << kRule << (found ? "INFO: Satisfiable request\n" : "INFO: Unsatisfiable request\n") << kRule;
-        return Next::kContinue;
+        return found ? Next::kContinue : Next::kFailed;
     }
     Status recorded = found ? matcher(s).record(*found, jobid, command->duration) : Status(found.error());
     if (!recorded) {
@@ -108,7 +108,7 @@ Next cmd_request(Session& s, const Args& args) {
         s.out() << kRule << "INFO: No matching resources found\n";
         if (recorded.code() == Errc::kUnsatisfiable) s.out() << "INFO: Unsatisfiable request\n";
         s.out() << "INFO: JOBID=" << jobid << "\n" << kRule;
-        return Next::kContinue;
+        return Next::kFailed;
     }
     if (auto* env = dynamic_cast<pools::EnvWriter*>(writer)) {
         env->set_allocation(*found, *s.graph);
@@ -138,7 +138,7 @@ Next cmd_hwdetect(Session& s, const Args& args) {
     auto machine = pools::detect_local_machine();
     if (!machine) {
         std::cerr << "hwdetect: ERROR: " << machine.message() << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
     for (const pools::Worker& w : machine->workers) {
         s.out() << "# worker " << w.name << "\n";

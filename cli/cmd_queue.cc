@@ -62,7 +62,7 @@ queue::Simulator* simulator(Session& s) {
 
 Next queue_error(const std::string& what, const std::string& message) {
     std::cerr << "ERROR: " << what << ": " << message << "\n";
-    return Next::kContinue;
+    return Next::kFailed;
 }
 
 }  // namespace
@@ -111,7 +111,7 @@ Next cmd_submit(Session& s, const Args& args) {
     if (job.name.empty()) job.name = path;
     job.jobspec = std::make_shared<Jobspec>(std::move(*jobspec));
     queue::Simulator* q = simulator(s);
-    if (q == nullptr) return Next::kContinue;
+    if (q == nullptr) return Next::kFailed;  // the reason is printed
     auto id = q->submit(std::move(job));
     if (!id) return queue_error("submit", path + ": " + id.message());
     return Next::kContinue;
@@ -122,7 +122,7 @@ Next cmd_set_priority(Session& s, const Args& args) {
     if (args.size() != 3 || !parse_int(args[1], id) || !parse_int(args[2], p))
         return queue_error("set-priority", "usage: set-priority JOBID PRIORITY");
     queue::Simulator* q = simulator(s);
-    if (q == nullptr) return Next::kContinue;
+    if (q == nullptr) return Next::kFailed;  // the reason is printed
     Status done = q->set_priority(id, static_cast<int>(std::max<int64_t>(std::min<int64_t>(p, 1000), -1000)));
     if (!done) return queue_error("set-priority", done.message());
     return Next::kContinue;
@@ -132,7 +132,7 @@ Next cmd_dequeue(Session& s, const Args& args) {
     int64_t id = 0;
     if (args.size() != 2 || !parse_int(args[1], id)) return queue_error("dequeue", "usage: dequeue JOBID");
     queue::Simulator* q = simulator(s);
-    if (q == nullptr) return Next::kContinue;
+    if (q == nullptr) return Next::kFailed;  // the reason is printed
     Status done = q->dequeue(id);
     if (!done) return queue_error("dequeue", done.message());
     return Next::kContinue;
@@ -140,7 +140,7 @@ Next cmd_dequeue(Session& s, const Args& args) {
 
 Next cmd_queue(Session& s, const Args&) {
     queue::Simulator* q = simulator(s);
-    if (q == nullptr) return Next::kContinue;
+    if (q == nullptr) return Next::kFailed;  // the reason is printed
     q->settle();
     auto pending = q->pending();
     s.out() << "QUEUE time=" << q->now() << " policy=" << q->policy().name << " pending=" << pending.size()
@@ -156,7 +156,7 @@ Next cmd_queue(Session& s, const Args&) {
 
 Next cmd_time(Session& s, const Args&) {
     queue::Simulator* q = simulator(s);
-    if (q == nullptr) return Next::kContinue;
+    if (q == nullptr) return Next::kFailed;  // the reason is printed
     q->settle();
     s.out() << "TIME " << q->now() << "\n";
     return Next::kContinue;
@@ -167,7 +167,7 @@ Next cmd_advance(Session& s, const Args& args) {
     if (args.size() != 2 || !parse_int(args[1], seconds) || seconds < 0)
         return queue_error("advance", "usage: advance SECONDS (a number >= 0)");
     queue::Simulator* q = simulator(s);
-    if (q == nullptr) return Next::kContinue;
+    if (q == nullptr) return Next::kFailed;  // the reason is printed
     Status done = q->advance(seconds);
     if (!done) return queue_error("advance", done.message());
     return Next::kContinue;
@@ -175,7 +175,7 @@ Next cmd_advance(Session& s, const Args& args) {
 
 Next cmd_run(Session& s, const Args&) {
     queue::Simulator* q = simulator(s);
-    if (q == nullptr) return Next::kContinue;
+    if (q == nullptr) return Next::kFailed;  // the reason is printed
     auto left = q->run();
     if (!left) return queue_error("run", left.message());
     if (*left > 0) std::cerr << "WARN: run: " << *left << " job(s) can never start (resources down?)\n";

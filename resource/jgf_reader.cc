@@ -1,5 +1,7 @@
 #include "resource/jgf_reader.h"
 
+#include "resource/jgf_check.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -452,13 +454,20 @@ private:
 
 }  // namespace
 
-Status read_jgf(std::string_view text, ResourceGraph& graph, JgfReadResult* out) {
+Status load_jgf_document(const JgfDocument& doc, ResourceGraph& graph, JgfReadResult* out) {
     JgfReadResult local;
     JgfReadResult& result = out != nullptr ? *out : local;
     result = JgfReadResult{};
+    return JgfLoader(graph, result).load(doc);
+}
+
+Status read_jgf(std::string_view text, ResourceGraph& graph, JgfReadResult* out) {
+    if (out != nullptr) *out = JgfReadResult{};
     auto doc = JgfDocument::parse(text);
     if (!doc) return doc.error();
-    return JgfLoader(graph, result).load(*doc);
+    // Into a loaded graph, a document that would fail changes nothing.
+    if (graph.num_vertices() > 0) RQ_TRY(check_jgf_attach(*doc, graph));
+    return load_jgf_document(*doc, graph, out);
 }
 
 }  // namespace rq

@@ -137,11 +137,17 @@ struct JgfReadResult {
     std::vector<EdgeId> edges;                             // edges added, in document order
 };
 
-// Loads `text` into `graph` (§1.2-§1.3). On error the graph keeps what was
-// done before the failing element (as the reference's does), and `out`, if
-// given, describes it. Type names are interned even when the type
+// Loads `text` into `graph` (§1.2-§1.3). On error into a loaded graph
+// (`attach`) nothing changes: the whole document is checked first
+// (jgf_check.h). Into an empty graph (start-up, which ends on an error) the
+// graph keeps what was done before the failing element, as the reference's
+// does, and `out`, if given, describes it. Type names are interned even when the type
 // interner is frozen (a grown graph may bring new types). Does not touch
 // `nodes_up`: the start-up loader recounts it, `attach` leaves it alone.
 Status read_jgf(std::string_view text, ResourceGraph& graph, JgfReadResult* out = nullptr);
+
+// read_jgf's element-by-element load of a parsed document, unchecked: on
+// error the graph keeps what was done before the failing element.
+Status load_jgf_document(const JgfDocument& doc, ResourceGraph& graph, JgfReadResult* out = nullptr);
 
 }  // namespace rq

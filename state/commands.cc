@@ -12,7 +12,7 @@ Next cmd_save(Session& s, const Args& args) {
     Status saved = state::save(s, args[1], changes);
     if (!saved) {
         std::cerr << "ERROR: save: " << saved.message() << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
     s.out() << "INFO: saved " << (changes ? "the changes" : "the whole session") << " to " << args[1] << "\n";
     return Next::kContinue;

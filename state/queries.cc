@@ -76,7 +76,7 @@ Next cmd_allocated(Session& s, const Args& given) {
     }
     if (!s.jobs.count(std::stoll(args[1]))) {
         std::cerr << "ERROR: nonexistent job " << args[1] << std::endl;
-        return Next::kContinue;
+        return Next::kFailed;
     }
     print_set(s, "jobid-alloc=" + args[1] + " or jobid-reserved=" + args[1], summary, "ALLOCATED JOBID=" + args[1]);
     return Next::kContinue;

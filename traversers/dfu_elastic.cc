@@ -7,13 +7,10 @@
 namespace rq {
 
 Status DfuTraverser::attach(std::string_view jgf_text) {
-    Status read = read_jgf(jgf_text, graph_);
-    // Whatever was read before an error stays in the graph (as in the
-    // reference): keep the schedule store and filters consistent with it.
-    store_.resize(graph_.num_vertices());
-    Status pruned = reinstall_pruning();
-    if (!read.ok()) return read;
-    return pruned;
+    // A document that would fail is refused whole (read_jgf checks it
+    // first): the graph, the schedule store and the filters stay as they were.
+    RQ_TRY(read_jgf(jgf_text, graph_));
+    return reinstall_pruning();
 }
 
 void DfuTraverser::detach_subtrees(const std::vector<VertexId>& roots) {

@@ -49,4 +49,53 @@ expect_eq "unreadable file" "$(hex "ERROR: can't open nope.json\n")" "$(attach_e
 expect_eq "a directory" "$(hex "ERROR: can't open directory.json\n")" "$(attach_err directory.json)"
 expect_eq "extra token" "$(hex "ERROR: malformed command\n")" "$(attach_err repeated-id.json invalid-option)"
 expect_eq "no file" "$(hex "ERROR: malformed command\n")" "$(attach_err)"
+# A failed attach changes nothing (no vertex, edge, path or schedule entry
+# of the elements before the failing one stays): the session answers
+# exactly as one that never tried. Each document grows rack0 by a node9
+# with a core, then fails: an edge to an unknown vertex, a second root, a
+# child key clash (the new core's uniq_id is core0's), a malformed element.
+grow() {  # grow LAST-NODE-ELEMENT LAST-EDGE
+    printf '{"graph": {"nodes": [%s, %s, %s%s], "edges": [{"source": "1", "target": "90"}, {"source": "90", "target": "91"}%s]}}\n' \
+        '{"id": "1", "metadata": {"type": "rack", "id": 0, "paths": {"containment": "/tiny0/rack0"}}}' \
+        '{"id": "90", "metadata": {"type": "node", "id": 9, "rank": 9, "paths": {"containment": "/tiny0/rack0/node9"}}}' \
+        "{\"id\": \"91\", \"metadata\": {\"type\": \"core\", \"id\": 0, \"rank\": 9, \"uniq_id\": $1, \"paths\": {\"containment\": \"/tiny0/rack0/node9/core0\"}}}" \
+        "$2" "$3"
+}
+grow 91 '' ', {"source": "90", "target": "99"}' >grow-bad-edge.json
+grow 91 ', {"id": "92", "metadata": {"type": "cluster", "paths": {"containment": "/other0"}}}' '' >grow-second-root.json
+grow 91 ', {"id": "93", "metadata": {"type": "core", "id": 1, "rank": 9, "uniq_id": 91, "paths": {"containment": "/tiny0/rack0/node9/core1"}}}' \
+    ', {"source": "90", "target": "93"}' >grow-key-clash.json
+grow 91 ', {"id": "94"}' '' >grow-malformed.json
+grow 91 '' '' >grow-fine.json
+cat >node.yaml <<'YAML'
+version: 1
+resources:
+  - type: node
+    count: 1
+    with:
+      - type: core
+        count: 1
+tasks:
+  - command: [ "app" ]
+    slot: task
+    count:
+      per_slot: 1
+attributes:
+  system:
+    duration: 3600
+YAML
+# Three one-node matches (tiny has two nodes, node9 would be a third), then
+# what is up and what is allocated.
+session() {  # session [ATTACHED-FILE]
+    { [ $# -gt 0 ] && echo "attach $1"
+      printf 'match allocate node.yaml\nmatch allocate node.yaml\nmatch allocate node.yaml\n'
+      printf 'find status=up\nfind sched-now=allocated\nstat\n'; } | "$RQ" -L "$graph" 2>/dev/null | grep -v '^INFO: .*TIME'
+}
+untouched=$(session)
+expect_contains "the baseline finds no third node" "No matching resources found" "$untouched"
+for doc in grow-bad-edge grow-second-root grow-key-clash grow-malformed; do
+    expect_eq "a failed attach ($doc) changes nothing" "$untouched" "$(session $doc.json)"
+done
+grown=$(session grow-fine.json)
+expect_contains "the fine document grows the machine" "node9" "$grown"
 finish

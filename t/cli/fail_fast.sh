@@ -46,9 +46,25 @@ run_case "unreadable cat" "cat missing.yaml"
 run_case "help unknown" "help frobnicate"
 run_case "bad update" "update allocate jgf missing.json 5 0 10"
 run_case "bad attach" "attach missing.json"
+# The newer commands: pools, the simulated queue, saved state.
+run_case "request malformed" "request allocate"
+run_case "request bad option" "request -F nope allocate cpus=1"
+run_case "request unsatisfiable" "request satisfiability cpus=100000"
+run_case "request no match" "request allocate cpus=100000"
+run_case "submit unreadable" "submit missing.yaml"
+run_case "submit bad jobspec" "submit bad.yaml"
+run_case "submit bad option" "submit --priority 99 $js"
+run_case "advance malformed" "advance soon"
+run_case "set-priority unknown job" "set-priority 42 3"
+run_case "dequeue unknown job" "dequeue 42"
+run_case "save unwritable" "save $WORK/no/such/dir/state.db"
+run_case "save changes never saved" "save $WORK/fresh.db changes"
+run_case "allocated unknown job" "allocated 42"
+run_case "available malformed" "available --at soon"
 
 # Comments, successful commands and an empty find result are not failures.
-printf '# comment\nmatch allocate %s\nfind status=down\nlist\nhelp find\ncancel 1\nquit\n' "$js" >cmds
+printf '# comment\nmatch allocate %s\nfind status=down\nlist\nhelp find\ncancel 1\n' "$js" >cmds
+printf 'submit %s\nadvance 10\nqueue\ntime\nrun\nallocated\navailable\nsave %s/ok.db\nquit\n' "$js" "$WORK" >>cmds
 out=$("$RQ" -L "$tiny" --fail-fast <cmds 2>err); status=$?
 expect_eq "successful script under --fail-fast" 0 "$status"
 expect_eq "successful script: quiet stderr" "" "$(cat err)"
