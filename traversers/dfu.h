@@ -206,6 +206,7 @@ private:
 
     // ---- partial cancel and shrinking (dfu_partial.cc, dfu_elastic.cc) -----
     Status release_vertex(VertexId u, JobId jobid, std::map<TypeId, int64_t>& released);
+    void release_own(VertexId u, VertexSchedule* record, JobId jobid, std::map<TypeId, int64_t>& released);
     Status shrink_ancestors(JobId jobid, const std::map<int64_t, VertexId>& rank_root,
                             const std::map<int64_t, std::map<TypeId, int64_t>>& released);
     // Detaches every root and its dominant descendants from the graph.
