@@ -214,6 +214,7 @@ private:
 
     // ---- partial cancel and shrinking (dfu_partial.cc, dfu_elastic.cc) -----
     Status release_vertex(VertexId u, JobId jobid, std::map<TypeId, int64_t>& released);
+    void release_own(VertexId u, VertexSchedule* record, JobId jobid, std::map<TypeId, int64_t>& released);
     // Reduces the job's spans on each vertex of `up` by the amounts given.
     Status shrink_up(JobId jobid, const std::map<VertexId, std::map<TypeId, int64_t>>& up);
     Status shrink_ancestors(JobId jobid, const std::map<int64_t, VertexId>& rank_root,

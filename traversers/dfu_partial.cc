@@ -22,8 +22,27 @@ Error partial_error(const std::string& message) { return make_error(Errc::kInval
 }  // namespace
 
 Status DfuTraverser::release_vertex(VertexId u, JobId jobid, std::map<TypeId, int64_t>& released) {
-    VertexSchedule* record = store_.find(u);
-    if (record == nullptr) return ok_status();
+    // Deviation: what the job holds below u goes with it (on a GRUG graph
+    // only the node carries the rank an rv1exec R names). The reference
+    // drops u's tag only, so a later cancel, which walks tagged vertices,
+    // never reaches the cores and they stay allocated for ever.
+    std::vector<VertexId> todo{u};
+    while (!todo.empty()) {
+        VertexId v = todo.back();
+        todo.pop_back();
+        VertexSchedule* record = store_.find(v);
+        if (record == nullptr) continue;
+        for (EdgeId e : graph_.out(v)) {
+            if (graph_.subsystem(e) != dominant()) continue;
+            const VertexSchedule* child = store_.find(graph_.target(e));
+            if (child != nullptr && child->tags.count(jobid) != 0) todo.push_back(graph_.target(e));
+        }
+        release_own(v, record, jobid, released);
+    }
+    return ok_status();
+}
+
+void DfuTraverser::release_own(VertexId u, VertexSchedule* record, JobId jobid, std::map<TypeId, int64_t>& released) {
     record->tags.erase(jobid);
     if (auto x = record->x_spans.find(jobid); x != record->x_spans.end()) {
         (void)record->x_checker.remove_span(x->second);
@@ -40,7 +59,6 @@ Status DfuTraverser::release_vertex(VertexId u, JobId jobid, std::map<TypeId, in
         (void)record->plan.remove_span(a->second);
         record->allocations.erase(a);
     }
-    return ok_status();
 }
 
 Status DfuTraverser::shrink_ancestors(JobId jobid, const std::map<int64_t, VertexId>& rank_root,
