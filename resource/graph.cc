@@ -14,6 +14,7 @@ void ResourceGraph::reserve(size_t n, size_t m) {
     flags_.reserve(n);
     first_path_.reserve(n);
     paths_.reserve(n);
+    by_path_.reserve(n);
     for (auto* col : {&out_head_, &out_tail_, &in_head_, &in_tail_}) col->reserve(n);
     edge_src_.reserve(m);
     out_pos_.reserve(m);
@@ -142,45 +143,121 @@ void ResourceGraph::set_property(VertexId v, const std::string& key, const std::
     properties_[v][key] = value;
 }
 
-std::string_view ResourceGraph::path(VertexId v, SubsystemId s) const {
+uint32_t ResourceGraph::find_entry(VertexId v, SubsystemId s) const {
     for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next)
-        if (paths_[p].subsystem == s) return paths_[p].view();
-    return {};
+        if (paths_[p].subsystem == s) return p;
+    return kNoPath;
 }
 
-bool ResourceGraph::has_path(VertexId v, SubsystemId s) const {
-    for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next)
-        if (paths_[p].subsystem == s) return true;
-    return false;
+std::string ResourceGraph::path(VertexId v, SubsystemId s) const {
+    std::string out;
+    uint32_t p = find_entry(v, s);
+    if (p != kNoPath) append_path(p, out);
+    return out;
+}
+
+bool ResourceGraph::has_path(VertexId v, SubsystemId s) const { return find_entry(v, s) != kNoPath; }
+
+void ResourceGraph::append_path(uint32_t p, std::string& out) const {
+    // Iterative (a JGF chain may be deep): collect the entries up to the
+    // first explicit or prefix-less one, then append from the top.
+    uint32_t chain[64];
+    size_t n = 0;
+    std::vector<uint32_t> deep;
+    for (uint32_t q = p; q != kNoPath; q = paths_[q].derived ? paths_[q].prefix : kNoPath) {
+        if (n < 64)
+            chain[n++] = q;
+        else
+            deep.push_back(q);
+    }
+    auto emit = [&](uint32_t q) {
+        const PathEntry& e = paths_[q];
+        if (!e.derived) {
+            out += path_texts_[e.leaf];
+        } else {
+            out += '/';
+            out += strings_.get(e.leaf);
+        }
+    };
+    for (size_t i = deep.size(); i-- > 0;) emit(deep[i]);
+    for (size_t i = n; i-- > 0;) emit(chain[i]);
+}
+
+bool ResourceGraph::path_equals(uint32_t p, std::string_view text) const {
+    while (p != kNoPath) {
+        const PathEntry& e = paths_[p];
+        if (!e.derived) return path_texts_[e.leaf] == text;
+        std::string_view leaf = strings_.get(e.leaf);
+        if (text.size() < leaf.size() + 1) return false;
+        size_t cut = text.size() - leaf.size() - 1;
+        if (text[cut] != '/' || text.substr(cut + 1) != leaf) return false;
+        text = text.substr(0, cut);
+        p = e.prefix;
+    }
+    return text.empty();
+}
+
+uint32_t ResourceGraph::add_entry(uint32_t prefix, uint32_t leaf, SubsystemId s, bool derived) {
+    auto p = static_cast<uint32_t>(paths_.size());
+    paths_.push_back({prefix, leaf, kNoPath, s, derived});
+    return p;
+}
+
+void ResourceGraph::link_entry(VertexId v, uint32_t p) {
+    // Keep the list sorted by subsystem; a replaced entry is unlinked but
+    // kept (other entries may be built on its text).
+    SubsystemId s = paths_[p].subsystem;
+    uint32_t prev = kNoPath, cur = first_path_[v];
+    while (cur != kNoPath && paths_[cur].subsystem < s) prev = cur, cur = paths_[cur].next;
+    if (cur != kNoPath && paths_[cur].subsystem == s) cur = paths_[cur].next;
+    paths_[p].next = cur;
+    if (prev == kNoPath)
+        first_path_[v] = p;
+    else
+        paths_[prev].next = p;
 }
 
 void ResourceGraph::set_path(VertexId v, SubsystemId s, std::string_view text) {
-    std::string_view stored = path_text_.store(text);
-    // Keep the list sorted by subsystem. Walk with indexes, not pointers:
-    // the push_back below may move paths_.
-    uint32_t prev = kNoPath, cur = first_path_[v];
-    while (cur != kNoPath && paths_[cur].subsystem < s) prev = cur, cur = paths_[cur].next;
-    if (cur != kNoPath && paths_[cur].subsystem == s) {
-        paths_[cur].text = stored.data();
-        paths_[cur].length = static_cast<uint32_t>(stored.size());
-        return;
+    // The compact form when the text is an indexed path + "/" + a name.
+    size_t slash = text.rfind('/');
+    if (slash != std::string_view::npos) {
+        std::string_view prefix_text = text.substr(0, slash), leaf = text.substr(slash + 1);
+        uint32_t prefix = kNoPath;
+        bool found = prefix_text.empty();
+        if (!found) {
+            by_path().for_each(prefix_text, [&](VertexId u) {
+                for (uint32_t q = first_path_[u]; q != kNoPath && !found; q = paths_[q].next)
+                    if (path_equals(q, prefix_text)) prefix = q, found = true;
+            });
+        }
+        if (found) {
+            NameId leaf_id = leaf == name(v) ? name_[v] : strings_.intern(leaf);
+            link_entry(v, add_entry(prefix, leaf_id, s, true));
+            return;
+        }
     }
-    auto idx = static_cast<uint32_t>(paths_.size());
-    paths_.push_back({stored.data(), static_cast<uint32_t>(stored.size()), cur, s});
-    if (prev == kNoPath)
-        first_path_[v] = idx;
-    else
-        paths_[prev].next = idx;
+    auto t = static_cast<uint32_t>(path_texts_.size());
+    path_texts_.push_back(path_text_.store(text));
+    link_entry(v, add_entry(kNoPath, t, s, false));
+}
+
+void ResourceGraph::set_path_below(VertexId v, SubsystemId s, VertexId parent, SubsystemId parent_s) {
+    uint32_t prefix = parent == kNoVertex ? kNoPath : find_entry(parent, parent_s);
+    link_entry(v, add_entry(prefix, name_[v], s, true));
 }
 
 void ResourceGraph::index_path(VertexId v, std::string_view text) {
-    // Keys must outlive the index: use the vertex's stored copy when it is
-    // the same text, else store a new one.
-    std::string_view key;
-    for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next)
-        if (paths_[p].view() == text) key = paths_[p].view();
-    if (key.data() == nullptr) key = path_text_.store(text);
-    by_path_.add(key, v);
+    // Keys refer to a path entry: the vertex's own when it has this text,
+    // else a new unlinked one.
+    uint32_t ref = kNoPath;
+    for (uint32_t p = first_path_[v]; p != kNoPath && ref == kNoPath; p = paths_[p].next)
+        if (path_equals(p, text)) ref = p;
+    if (ref == kNoPath) {
+        auto t = static_cast<uint32_t>(path_texts_.size());
+        path_texts_.push_back(path_text_.store(text));
+        ref = add_entry(kNoPath, t, kNoId, false);
+    }
+    by_path_.add(text, ref, v, path_equals_fn());
 }
 
 EdgeMarks& ResourceGraph::root_marks(SubsystemId s) {
@@ -240,6 +317,7 @@ void ResourceGraph::detach_vertices(const std::vector<VertexId>& doomed) {
     std::vector<TypeId> types;
     std::vector<int64_t> ranks;
     std::vector<VertexId> fresh;  // not removed before
+    std::string text;
     for (VertexId v : doomed) {
         if (flags_[v] & kRemoved) continue;
         flags_[v] |= kRemoved;
@@ -261,7 +339,11 @@ void ResourceGraph::detach_vertices(const std::vector<VertexId>& doomed) {
         for (EdgeId e : in(v)) kill(e);
         out_head_[v] = out_tail_[v] = in_head_[v] = in_tail_[v] = kNoEdge;
         if (v < child_order_.size()) child_order_[v].reset();
-        for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next) by_path_.erase(paths_[p].view());
+        for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next) {
+            text.clear();
+            append_path(p, text);
+            by_path_.erase(text, path_equals_fn());
+        }
         first_path_[v] = kNoPath;
         if (name_[v] < name_count_.size() && name_count_[name_[v]] > 0 && --name_count_[name_[v]] == 0)
             --distinct_names_;
@@ -321,7 +403,8 @@ size_t ResourceGraph::bytes() const {
                               sizeof(uint32_t));
     size_t edge_cols = m * (2 * sizeof(VertexId) + sizeof(SubsystemId) + sizeof(EdgeMarks));
     size_t topo = n * 4 * sizeof(EdgeId) + m * 2 * sizeof(EdgeId);
-    size_t paths = paths_.capacity() * sizeof(PathEntry) + path_text_.bytes();
+    size_t paths = paths_.capacity() * sizeof(PathEntry) + path_text_.bytes() +
+                   path_texts_.capacity() * sizeof(std::string_view);
     size_t indexes = by_path_.bytes() + n * 2 * sizeof(VertexId);
     return vertex_cols + edge_cols + topo + paths + indexes + strings_.bytes();
 }

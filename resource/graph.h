@@ -80,6 +80,12 @@ struct OrderedChild {
 using ChildOrder = std::set<OrderedChild>;
 
 class ResourceGraph {
+    // Compares a path entry's text with a text (the by-path index's key test).
+    struct PathEq {
+        const ResourceGraph* g;
+        bool operator()(uint32_t p, std::string_view text) const { return g->path_equals(p, text); }
+    };
+
 public:
     ResourceGraph();
 
@@ -122,18 +128,30 @@ public:
     void set_property(VertexId v, const std::string& key, const std::string& value);
 
     // Per-subsystem paths. `path` is empty when the vertex has none in `s`.
-    std::string_view path(VertexId v, SubsystemId s) const;
+    // Paths are stored as parent entry + last component (a path costs 16
+    // bytes, not its text), so `path` builds the text and returns it by value.
+    std::string path(VertexId v, SubsystemId s) const;
     bool has_path(VertexId v, SubsystemId s) const;
     // Sets (or replaces) the path of `v` in `s`, without touching the
-    // by-path index.
+    // by-path index. Text of the form P + "/" + L where P is an indexed
+    // path is stored in the compact form.
     void set_path(VertexId v, SubsystemId s, std::string_view path);
+    // Sets the path of `v` in `s` to the path of `parent` in `parent_s` (the
+    // empty text if it has none, or if `parent` is kNoVertex) + "/" + the
+    // name of `v`: what tree loaders do, without building or searching text.
+    void set_path_below(VertexId v, SubsystemId s, VertexId parent, SubsystemId parent_s);
     // Registers `v` under `path` in the by-path index (append).
     void index_path(VertexId v, std::string_view path);
-    // Calls fn(subsystem, path) in subsystem interning order.
+    // Calls fn(subsystem, path) in subsystem interning order; `path` is
+    // valid during the call only.
     template <class Fn>
     void for_each_path(VertexId v, Fn&& fn) const {
-        for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next)
-            fn(paths_[p].subsystem, paths_[p].view());
+        std::string text;
+        for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next) {
+            text.clear();
+            append_path(p, text);
+            fn(paths_[p].subsystem, std::string_view(text));
+        }
     }
 
     // ---- topology --------------------------------------------------------
@@ -167,8 +185,28 @@ public:
     void set_root(SubsystemId s, VertexId v);
     bool has_root(SubsystemId s) const { return root(s) != kNoVertex; }
 
-    const PathIndex& by_path() const { return by_path_; }
-    std::vector<VertexId> at_path(std::string_view path) const { return by_path_.lookup(path); }
+    // The by-path index, read through the graph's path storage.
+    class PathLookup {
+    public:
+        explicit PathLookup(const ResourceGraph& g) : g_(g) {}
+        template <class Fn>
+        void for_each(std::string_view path, Fn&& fn) const {
+            g_.by_path_.for_each(path, g_.path_equals_fn(), fn);
+        }
+        std::vector<VertexId> lookup(std::string_view path) const {
+            std::vector<VertexId> out;
+            for_each(path, [&](VertexId v) { out.push_back(v); });
+            return out;
+        }
+        bool contains(std::string_view path) const { return g_.by_path_.contains(path, g_.path_equals_fn()); }
+        size_t key_count() const { return g_.by_path_.key_count(); }
+        size_t bytes() const { return g_.by_path_.bytes(); }
+
+    private:
+        const ResourceGraph& g_;
+    };
+    PathLookup by_path() const { return PathLookup(*this); }
+    std::vector<VertexId> at_path(std::string_view path) const { return by_path().lookup(path); }
     const std::vector<VertexId>& by_type(TypeId t) const;
     const std::map<int64_t, std::vector<VertexId>>& by_rank() const { return by_rank_; }
     size_t distinct_names() const { return distinct_names_; }
@@ -201,18 +239,30 @@ private:
     // Drops the dead edges from one edge list, keeping the order.
     void drop_dead(EdgeId& head, EdgeId& tail, std::vector<EdgeId>& next);
 
+    // One path of a vertex: either `prefix` entry's text (empty for
+    // kNoPath) + "/" + name `leaf`, or the explicit text path_texts_[leaf].
+    // Entries are never changed once made (a replaced path gets a new one),
+    // so an entry's text is fixed even when others are built on it.
     struct PathEntry {
-        const char* text;
-        uint32_t length;
-        uint32_t next;
+        uint32_t prefix;
+        uint32_t leaf;
+        uint32_t next;  // the vertex's next entry, by subsystem
         SubsystemId subsystem;
-        std::string_view view() const { return {text, length}; }
+        bool derived;
     };
+    uint32_t add_entry(uint32_t prefix, uint32_t leaf, SubsystemId s, bool derived);
+    uint32_t find_entry(VertexId v, SubsystemId s) const;
+    // Links entry `p` as v's path in its subsystem (replacing any).
+    void link_entry(VertexId v, uint32_t p);
+    void append_path(uint32_t p, std::string& out) const;
+    bool path_equals(uint32_t p, std::string_view text) const;
+    PathEq path_equals_fn() const { return PathEq{this}; }
 
     Interner types_;
     Interner subsystems_;
     StringPool strings_;
     TextArena path_text_;
+    std::vector<std::string_view> path_texts_;  // explicit path texts (in path_text_)
 
     // vertex columns
     std::vector<TypeId> type_;

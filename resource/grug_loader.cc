@@ -86,11 +86,14 @@ private:
     VertexId make_root(size_t r) {
         SubsystemId s = sub_ids_[r];
         if (graph_.has_root(s)) return graph_.root(s);
+        parent_path_.clear();
         VertexId v = create(r, kNoVertex, 0);
         graph_.set_root(s, v);
         return v;
     }
 
+    // `parent_path_` holds the parent's path in the vertex's subsystem
+    // (read_path(parent, s)); callers read it once per parent.
     VertexId create(size_t r, VertexId parent, int64_t id) {
         const RecipeVertex& rv = recipe_.vertices[r];
         std::string& name = name_buffer_;
@@ -108,11 +111,10 @@ private:
         if (progress_ && (v & 0xffff) == 0) progress_(v, total_);
         SubsystemId s = sub_ids_[r];
         std::string& path = path_buffer_;
-        path.clear();
-        if (parent != kNoVertex) path += read_path(parent, s);
+        path = parent_path_;
         path += "/";
         path += name;
-        graph_.set_path(v, s, path);
+        graph_.set_path_below(v, s, parent, s);
         graph_.index_path(v, path);
         return v;
     }
@@ -131,7 +133,9 @@ private:
         const RecipeEdge& e = recipe_.edges[ei];
         const std::vector<VertexId> sources = gen_[e.source];
         int64_t j = 0;
+        SubsystemId s = sub_ids_[e.target];
         for (VertexId src : sources) {
+            if (e.multi_scale > 0) parent_path_ = read_path(src, s);
             for (int64_t i = 0; i < e.multi_scale; ++i) {
                 VertexId v = create(e.target, src, gen_id(e, i, e.multi_scale, j));
                 graph_.add_edge(src, v, e_sub_ids_[ei]);  // v is new: no edge to reuse
@@ -144,7 +148,7 @@ private:
 
     // Reads a path as the reference's map operator[] does: a missing entry
     // is created empty.
-    std::string_view read_path(VertexId v, SubsystemId s) {
+    std::string read_path(VertexId v, SubsystemId s) {
         if (!graph_.has_path(v, s)) graph_.set_path(v, s, "");
         return graph_.path(v, s);
     }
@@ -159,8 +163,8 @@ private:
                 if (by_path && path_prefix(read_path(v, as), e.as_tgt_uplvl) !=
                                    path_prefix(read_path(src, as), e.as_src_uplvl))
                     continue;
-                std::string path = std::string(read_path(src, es)) + "/" + std::string(graph_.name(v));
-                graph_.set_path(v, es, path);
+                std::string path = read_path(src, es) + "/" + std::string(graph_.name(v));
+                graph_.set_path_below(v, es, src, es);
                 graph_.index_path(v, path);
                 graph_.add_or_reuse_edge(src, v, es);
                 gen_[e.target].push_back(v);
@@ -175,7 +179,7 @@ private:
     std::vector<std::vector<VertexId>> gen_;
     std::deque<int64_t> scales_;
     int64_t node_rank_ = -1;
-    std::string name_buffer_, path_buffer_;  // reused: no allocation per vertex
+    std::string name_buffer_, path_buffer_, parent_path_;  // reused: no allocation per vertex
     const std::function<void(size_t, size_t)>& progress_;
     size_t total_ = 0;
 };

@@ -17,35 +17,30 @@ uint32_t PathIndex::hash_of(std::string_view path) {
     return h;
 }
 
-size_t PathIndex::probe(std::string_view path, uint32_t hash) const {
-    size_t mask = slots_.size() - 1;
-    size_t tomb = SIZE_MAX;
-    for (size_t i = hash & mask;; i = (i + 1) & mask) {
-        uint32_t s = slots_[i];
-        if (s == kNone) return tomb != SIZE_MAX ? tomb : i;
-        if (s == kTomb) {
-            if (tomb == SIZE_MAX) tomb = i;
-            continue;
-        }
-        if (keys_[s].hash == hash && keys_[s].view() == path) return i;
-    }
+void PathIndex::reserve(size_t keys) {
+    keys_.reserve(keys);
+    if ((keys + 1) * 2 > slots_.size()) grow(keys + 1);
 }
 
-uint32_t PathIndex::find_key(std::string_view path) const {
-    if (slots_.empty()) return kNone;
-    size_t mask = slots_.size() - 1;
-    uint32_t hash = hash_of(path);
-    for (size_t i = hash & mask;; i = (i + 1) & mask) {
-        uint32_t s = slots_[i];
-        if (s == kNone) return kNone;
-        if (s != kTomb && keys_[s].hash == hash && keys_[s].view() == path) return s;
+void PathIndex::append_vertex(Key& key, Vertex v) {
+    if (key.first == kNone) {
+        key.first = v;
+        return;
     }
+    auto node = static_cast<uint32_t>(nodes_.size());
+    if (key.more == kNone) {
+        nodes_.push_back({v, node});  // a list of one: points at itself
+    } else {
+        nodes_.push_back({v, nodes_[key.more].next});  // new last, before the first
+        nodes_[key.more].next = node;
+    }
+    key.more = node;
 }
 
-void PathIndex::grow() {
+void PathIndex::grow(size_t keys) {
     size_t cap = slots_.empty() ? 64 : slots_.size();
-    while (live_keys_ * 2 + 2 > cap) cap *= 2;
-    if (cap == slots_.size()) cap *= 2;
+    while (keys * 2 + 2 > cap) cap *= 2;
+    if (cap == slots_.size() && used_slots_ * 2 + 2 > cap) cap *= 2;  // full of tombstones: rebuild bigger
     std::vector<uint32_t> old;
     old.swap(slots_);
     slots_.assign(cap, kNone);
@@ -58,45 +53,6 @@ void PathIndex::grow() {
         slots_[i] = s;
         ++used_slots_;
     }
-}
-
-void PathIndex::add(std::string_view path, Vertex v) {
-    if ((used_slots_ + 1) * 2 > slots_.size()) grow();
-    uint32_t hash = hash_of(path);
-    size_t i = probe(path, hash);
-    auto node = static_cast<uint32_t>(nodes_.size());
-    nodes_.push_back({v, kNone});
-    uint32_t s = slots_[i];
-    if (s != kNone && s != kTomb) {
-        Key& k = keys_[s];
-        if (k.tail == kNone)
-            k.head = node;
-        else
-            nodes_[k.tail].next = node;
-        k.tail = node;
-        return;
-    }
-    if (s == kNone) ++used_slots_;
-    slots_[i] = static_cast<uint32_t>(keys_.size());
-    keys_.push_back({path.data(), static_cast<uint32_t>(path.size()), hash, node, node});
-    ++live_keys_;
-}
-
-bool PathIndex::erase(std::string_view path) {
-    if (slots_.empty()) return false;
-    size_t i = probe(path, hash_of(path));
-    uint32_t s = slots_[i];
-    if (s == kNone || s == kTomb) return false;
-    slots_[i] = kTomb;
-    keys_[s].head = keys_[s].tail = kNone;
-    --live_keys_;
-    return true;
-}
-
-std::vector<PathIndex::Vertex> PathIndex::lookup(std::string_view path) const {
-    std::vector<Vertex> out;
-    for_each(path, [&](Vertex v) { out.push_back(v); });
-    return out;
 }
 
 size_t PathIndex::bytes() const {

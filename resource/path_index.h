@@ -1,11 +1,14 @@
 // PathIndex: path text -> the vertices registered at that path, in
 // registration order (the reference's `by_path` multimap).
 //
-// An open-addressing hash table of 32-bit slots pointing at keys, and a
-// singly linked list of vertex nodes per key: about 8 bytes of table plus
-// 8 bytes of node per registered path, instead of the ~100 bytes a
-// std::unordered_map<std::string, std::vector<...>> costs. Keys are views
-// into storage owned by the caller (the graph's text arena).
+// An open-addressing hash table of 32-bit slots pointing at 16-byte keys.
+// A key does not hold its text: it holds a reference (`ref`, a path entry
+// of the graph) and the caller supplies `eq(ref, text)` to compare, so the
+// paths of a million vertices are stored once, in the graph's compact
+// parent + leaf form. The first vertex of a key lives in the key itself;
+// further ones (rare: several vertices at one path) go to a circular list
+// of nodes, which keeps appending O(1). About 16 bytes of key plus 8 to 16
+// of slots per registered path.
 #pragma once
 
 #include <cstdint>
@@ -18,19 +21,62 @@ class PathIndex {
 public:
     using Vertex = uint32_t;
 
-    // Appends `v` to the list at `path` (creating the key if needed).
-    void add(std::string_view path, Vertex v);
-    // Removes the key and its whole vertex list; false if absent.
-    bool erase(std::string_view path);
-    // Calls fn(v) for each vertex at `path`, in registration order.
-    template <class Fn>
-    void for_each(std::string_view path, Fn&& fn) const {
-        uint32_t k = find_key(path);
-        if (k == kNone) return;
-        for (uint32_t n = keys_[k].head; n != kNone; n = nodes_[n].next) fn(nodes_[n].vertex);
+    static uint32_t hash_of(std::string_view path);
+
+    // Sizes the table for `keys` keys without further growth.
+    void reserve(size_t keys);
+
+    // Appends `v` to the list at `path` (creating the key, which refers to
+    // `ref`, if needed). `eq(ref, text)` tells whether a key's text is `text`.
+    template <class Eq>
+    void add(std::string_view path, uint32_t ref, Vertex v, Eq&& eq) {
+        if ((used_slots_ + 1) * 2 > slots_.size()) grow(live_keys_ + 1);
+        uint32_t hash = hash_of(path);
+        size_t i = probe(path, hash, eq);
+        uint32_t s = slots_[i];
+        if (s != kNone && s != kTomb) {
+            append_vertex(keys_[s], v);
+            return;
+        }
+        if (s == kNone) ++used_slots_;
+        slots_[i] = static_cast<uint32_t>(keys_.size());
+        keys_.push_back({ref, hash, v, kNone});
+        ++live_keys_;
     }
-    std::vector<Vertex> lookup(std::string_view path) const;
-    bool contains(std::string_view path) const { return find_key(path) != kNone; }
+
+    // Removes the key and its whole vertex list; false if absent.
+    template <class Eq>
+    bool erase(std::string_view path, Eq&& eq) {
+        if (slots_.empty()) return false;
+        size_t i = probe(path, hash_of(path), eq);
+        uint32_t s = slots_[i];
+        if (s == kNone || s == kTomb) return false;
+        slots_[i] = kTomb;
+        keys_[s].first = keys_[s].more = kNone;
+        --live_keys_;
+        return true;
+    }
+
+    // Calls fn(v) for each vertex at `path`, in registration order.
+    template <class Eq, class Fn>
+    void for_each(std::string_view path, Eq&& eq, Fn&& fn) const {
+        uint32_t k = find_key(path, eq);
+        if (k == kNone) return;
+        const Key& key = keys_[k];
+        if (key.first == kNone) return;
+        fn(key.first);
+        if (key.more == kNone) return;
+        uint32_t n = key.more;
+        do {
+            n = nodes_[n].next;
+            fn(nodes_[n].vertex);
+        } while (n != key.more);
+    }
+
+    template <class Eq>
+    bool contains(std::string_view path, Eq&& eq) const {
+        return find_key(path, eq) != kNone;
+    }
     size_t key_count() const { return live_keys_; }
     size_t bytes() const;
 
@@ -38,23 +84,45 @@ private:
     static constexpr uint32_t kNone = UINT32_MAX;
     static constexpr uint32_t kTomb = UINT32_MAX - 1;
     struct Key {
-        const char* text;
-        uint32_t length;
-        uint32_t hash;  // kept to grow the table without rehashing text
-        uint32_t head;
-        uint32_t tail;
-        std::string_view view() const { return {text, length}; }
+        uint32_t ref;    // the caller's reference to the text
+        uint32_t hash;   // kept to grow the table without the text
+        Vertex first;    // first vertex registered, kNone once erased
+        uint32_t more;   // last node of the circular list of the others, or kNone
     };
     struct Node {
         Vertex vertex;
         uint32_t next;
     };
 
-    static uint32_t hash_of(std::string_view path);
     // Slot holding `path` or the empty slot where it would go.
-    size_t probe(std::string_view path, uint32_t hash) const;
-    uint32_t find_key(std::string_view path) const;
-    void grow();
+    template <class Eq>
+    size_t probe(std::string_view path, uint32_t hash, Eq& eq) const {
+        size_t mask = slots_.size() - 1;
+        size_t tomb = SIZE_MAX;
+        for (size_t i = hash & mask;; i = (i + 1) & mask) {
+            uint32_t s = slots_[i];
+            if (s == kNone) return tomb != SIZE_MAX ? tomb : i;
+            if (s == kTomb) {
+                if (tomb == SIZE_MAX) tomb = i;
+                continue;
+            }
+            if (keys_[s].hash == hash && eq(keys_[s].ref, path)) return i;
+        }
+    }
+    template <class Eq>
+    uint32_t find_key(std::string_view path, Eq& eq) const {
+        if (slots_.empty()) return kNone;
+        size_t mask = slots_.size() - 1;
+        uint32_t hash = hash_of(path);
+        for (size_t i = hash & mask;; i = (i + 1) & mask) {
+            uint32_t s = slots_[i];
+            if (s == kNone) return kNone;
+            if (s != kTomb && keys_[s].hash == hash && eq(keys_[s].ref, path)) return s;
+        }
+    }
+    void append_vertex(Key& key, Vertex v);
+    // Rebuilds the table for at least `keys` live keys.
+    void grow(size_t keys);
 
     std::vector<uint32_t> slots_;  // kNone (empty), kTomb, or index into keys_
     std::vector<Key> keys_;
