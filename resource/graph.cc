@@ -9,7 +9,7 @@ ResourceGraph::ResourceGraph()
 
 void ResourceGraph::reserve(size_t n, size_t m) {
     for (auto* col : {&basename_, &name_, &unit_}) col->reserve(n);
-    for (auto* col : {&id_, &uniq_id_, &rank_, &size_}) col->reserve(n);
+    for (auto* col : {&id_, &rank_, &size_}) col->reserve(n);
     type_.reserve(n);
     flags_.reserve(n);
     first_path_.reserve(n);
@@ -18,12 +18,22 @@ void ResourceGraph::reserve(size_t n, size_t m) {
     for (auto* col : {&out_head_, &out_tail_, &in_head_, &in_tail_}) col->reserve(n);
     edge_src_.reserve(m);
     out_pos_.reserve(m);
-    next_out_pos_.reserve(n);
     edge_dst_.reserve(m);
     edge_sub_.reserve(m);
     marks_.reserve(m);
     out_next_.reserve(m);
     in_next_.reserve(m);
+}
+
+void ResourceGraph::reserve_type(TypeId t, size_t n) {
+    if (by_type_.size() <= t) by_type_.resize(t + 1u);
+    by_type_[t].reserve(n);
+}
+
+void ResourceGraph::reserve_rank(int64_t rank, size_t n) {
+    if (n == 0) return;  // an empty list would show in the rank counts
+    by_rank_[rank].reserve(n);
+    last_rank_.list = nullptr;
 }
 
 VertexId ResourceGraph::add_vertex(const VertexSpec& spec) {
@@ -34,12 +44,18 @@ VertexId ResourceGraph::add_vertex(const VertexSpec& spec) {
     name_.push_back(strings_.intern(spec.name));
     unit_.push_back(strings_.intern(spec.unit));
     id_.push_back(spec.id);
-    uniq_id_.push_back(spec.uniq_id < 0 ? static_cast<int64_t>(v) : spec.uniq_id);
+    int64_t uniq = spec.uniq_id < 0 ? static_cast<int64_t>(v) : spec.uniq_id;
+    if (!uniq_id_.empty()) {
+        uniq_id_.push_back(uniq);
+    } else if (uniq != static_cast<int64_t>(v)) {
+        uniq_id_.reserve(type_.capacity());
+        for (VertexId u = 0; u < v; ++u) uniq_id_.push_back(u);
+        uniq_id_.push_back(uniq);
+    }
     rank_.push_back(spec.rank);
     size_.push_back(spec.size);
     first_path_.push_back(kNoPath);
     for (auto* col : {&out_head_, &out_tail_, &in_head_, &in_tail_}) col->push_back(kNoEdge);
-    next_out_pos_.push_back(0);
 
     if (by_type_.size() <= spec.type) by_type_.resize(spec.type + 1u);
     by_type_[spec.type].push_back(v);
@@ -61,11 +77,13 @@ EdgeId ResourceGraph::add_edge(VertexId src, VertexId dst, SubsystemId s) {
     marks_.emplace_back();
     out_next_.push_back(kNoEdge);
     in_next_.push_back(kNoEdge);
+    // One past the last live out-edge's position: still increasing along
+    // the list (a dead tail's number may be reused; it is in no list).
+    out_pos_.push_back(out_tail_[src] == kNoEdge ? 0 : out_pos_[out_tail_[src]] + 1);
     append(out_head_[src], out_tail_[src], out_next_, e);
     append(in_head_[dst], in_tail_[dst], in_next_, e);
     ++live_edges_;
-    out_pos_.push_back(next_out_pos_[src]++);
-    if (ChildOrder* order = child_order_of(src)) order->insert(OrderedChild{UINT64_MAX, uniq_id_[dst], e});
+    if (ChildOrder* order = child_order_of(src)) order->insert(OrderedChild{UINT64_MAX, uniq_id(dst), e});
     return e;
 }
 
@@ -94,7 +112,7 @@ void ResourceGraph::remove_edge(EdgeId e) {
     VertexId src = edge_src_[e], dst = edge_dst_[e];
     unlink(out_head_[src], out_tail_[src], out_next_, e);
     unlink(in_head_[dst], in_tail_[dst], in_next_, e);
-    if (ChildOrder* order = child_order_of(src)) order->erase(OrderedChild{marks_[e].weight, uniq_id_[dst], e});
+    if (ChildOrder* order = child_order_of(src)) order->erase(OrderedChild{weight(e), uniq_id(dst), e});
     edge_sub_[e] = kNoId;
     --live_edges_;
 }
@@ -268,22 +286,23 @@ EdgeMarks& ResourceGraph::root_marks(SubsystemId s) {
 const ChildOrder& ResourceGraph::ordered_children(VertexId v) {
     if (ChildOrder* order = child_order_of(v)) return *order;
     auto order = std::make_unique<ChildOrder>();
-    for (EdgeId e : out(v)) order->insert(OrderedChild{marks_[e].weight, uniq_id_[edge_dst_[e]], e});
+    for (EdgeId e : out(v)) order->insert(OrderedChild{weight(e), uniq_id(edge_dst_[e]), e});
     if (child_order_.size() <= v) child_order_.resize(num_vertices());
     child_order_[v] = std::move(order);
     return *child_order_[v];
 }
 
-void ResourceGraph::set_weight(EdgeId e, uint64_t weight) {
+void ResourceGraph::set_weight(EdgeId e, uint64_t w) {
     if (ChildOrder* found = child_order_of(edge_src_[e])) {
         ChildOrder& order = *found;
-        auto node = order.extract(OrderedChild{marks_[e].weight, uniq_id_[edge_dst_[e]], e});
+        auto node = order.extract(OrderedChild{weight(e), uniq_id(edge_dst_[e]), e});
         if (!node.empty()) {
-            node.value().weight = weight;
+            node.value().weight = w;
             order.insert(std::move(node));
         }
     }
-    marks_[e].weight = weight;
+    if (weight_.size() <= e) weight_.resize(edge_src_.size(), UINT64_MAX);
+    weight_[e] = w;
 }
 
 EdgeId ResourceGraph::parent_edge(VertexId v, SubsystemId s) const {
@@ -328,7 +347,7 @@ void ResourceGraph::detach_vertices(const std::vector<VertexId>& doomed) {
     auto kill = [&](EdgeId e) {
         if (!edge_alive(e)) return;
         VertexId src = edge_src_[e], dst = edge_dst_[e];
-        if (ChildOrder* order = child_order_of(src)) order->erase(OrderedChild{marks_[e].weight, uniq_id_[dst], e});
+        if (ChildOrder* order = child_order_of(src)) order->erase(OrderedChild{weight(e), uniq_id(dst), e});
         edge_sub_[e] = kNoId;
         --live_edges_;
         for (VertexId end : {src, dst})
@@ -399,9 +418,10 @@ void ResourceGraph::recount_nodes_up() {
 
 size_t ResourceGraph::bytes() const {
     size_t n = num_vertices(), m = edge_src_.size();
-    size_t vertex_cols = n * (sizeof(TypeId) + 1 + 3 * sizeof(NameId) + 4 * sizeof(int64_t) +
-                              sizeof(uint32_t));
-    size_t edge_cols = m * (2 * sizeof(VertexId) + sizeof(SubsystemId) + sizeof(EdgeMarks));
+    size_t vertex_cols = n * (sizeof(TypeId) + 1 + 3 * sizeof(NameId) + sizeof(uint32_t)) + id_.bytes() +
+                         rank_.bytes() + size_.bytes() + uniq_id_.capacity() * sizeof(int64_t);
+    size_t edge_cols = m * (2 * sizeof(VertexId) + sizeof(SubsystemId) + sizeof(EdgeMarks) + sizeof(uint32_t)) +
+                       weight_.capacity() * sizeof(uint64_t);
     size_t topo = n * 4 * sizeof(EdgeId) + m * 2 * sizeof(EdgeId);
     size_t paths = paths_.capacity() * sizeof(PathEntry) + path_text_.bytes() +
                    path_texts_.capacity() * sizeof(std::string_view);

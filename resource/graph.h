@@ -26,6 +26,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "resource/compact_column.h"
 #include "resource/interner.h"
 #include "resource/path_index.h"
 #include "utilities/string_pool.h"
@@ -55,11 +56,13 @@ struct VertexSpec {
 // Per-edge scheduling scratch data written by the selection phase and read
 // by the update walk (spec/README.md glossary: needs, exclusive, seq,
 // weight).
+// 16 bytes per edge: `seq` and `exclusive` share a word. The ordered-child
+// weight lives apart (ResourceGraph::weight), set only on edges a job used.
 struct EdgeMarks {
+    EdgeMarks() : seq(0), exclusive(0) {}
     int64_t needs = 0;
-    uint64_t seq = 0;
-    uint64_t weight = UINT64_MAX;
-    bool exclusive = false;
+    uint64_t seq : 63;
+    uint64_t exclusive : 1;
 };
 
 // One entry of a vertex's ordered child index (the "first" policies' child
@@ -97,6 +100,9 @@ public:
     // ---- construction -------------------------------------------------
     // Capacity hint for loaders that know the final size.
     void reserve(size_t vertices, size_t edges);
+    // Capacity hints for the by-type list of `t` and the by-rank list of `rank`.
+    void reserve_type(TypeId t, size_t n);
+    void reserve_rank(int64_t rank, size_t n);
     VertexId add_vertex(const VertexSpec& spec);
     // Appends a new edge src->dst in subsystem `s`.
     EdgeId add_edge(VertexId src, VertexId dst, SubsystemId s);
@@ -117,7 +123,7 @@ public:
     NameId name_id(VertexId v) const { return name_[v]; }
     std::string_view unit(VertexId v) const { return strings_.get(unit_[v]); }
     int64_t id(VertexId v) const { return id_[v]; }
-    int64_t uniq_id(VertexId v) const { return uniq_id_[v]; }
+    int64_t uniq_id(VertexId v) const { return uniq_id_.empty() ? static_cast<int64_t>(v) : uniq_id_[v]; }
     int64_t rank(VertexId v) const { return rank_[v]; }
     int64_t size(VertexId v) const { return size_[v]; }
     bool is_up(VertexId v) const { return !(flags_[v] & kDown); }
@@ -176,6 +182,8 @@ public:
     // The ordered child index of `v` (built on first use, kept current).
     const ChildOrder& ordered_children(VertexId v);
     void set_weight(EdgeId e, uint64_t weight);
+    // The ordered-child weight of `e` (UINT64_MAX until set).
+    uint64_t weight(EdgeId e) const { return e < weight_.size() ? weight_[e] : UINT64_MAX; }
 
     // First in-edge of `v` in subsystem `s`, or kNoEdge.
     EdgeId parent_edge(VertexId v, SubsystemId s) const;
@@ -268,7 +276,9 @@ private:
     std::vector<TypeId> type_;
     std::vector<uint8_t> flags_;
     std::vector<NameId> basename_, name_, unit_;
-    std::vector<int64_t> id_, uniq_id_, rank_, size_;
+    CompactColumn id_, rank_, size_;
+    // Empty while every uniq_id is the creation index (GRUG, hwloc, ...).
+    std::vector<int64_t> uniq_id_;
     std::vector<uint32_t> first_path_;
     std::vector<PathEntry> paths_;
     std::unordered_map<VertexId, PropertyMap> properties_;
@@ -277,10 +287,10 @@ private:
     std::vector<VertexId> edge_src_, edge_dst_;
     std::vector<SubsystemId> edge_sub_;
     std::vector<EdgeMarks> marks_;
+    std::vector<uint64_t> weight_;  // per edge once a weight is set
     std::vector<EdgeId> out_next_, in_next_;   // next out-/in-edge of the same vertex
     std::vector<EdgeId> out_head_, out_tail_;  // per vertex, in insertion order
     std::vector<uint32_t> out_pos_;            // per edge: see out_position()
-    std::vector<uint32_t> next_out_pos_;       // per vertex
     std::vector<EdgeId> in_head_, in_tail_;
     size_t live_edges_ = 0;
     uint64_t list_steps_ = 0;

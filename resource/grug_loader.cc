@@ -32,6 +32,26 @@ std::string path_prefix(std::string_view p, int uplevel) {
     return out;
 }
 
+// Vertices each recipe vertex generates (MULTIPLY edges only): the same
+// walk as the expansion, on counts only.
+std::vector<double> grug_vertex_counts(const Recipe& recipe) {
+    std::vector<double> count(recipe.vertices.size(), 0);
+    std::vector<char> seen(recipe.vertices.size(), 0);
+    std::function<void(size_t)> visit = [&](size_t r) {
+        seen[r] = 1;
+        for (size_t ei : recipe.out_edges[r]) {
+            const RecipeEdge& e = recipe.edges[ei];
+            if (seen[e.target]) continue;
+            if (recipe.vertices[r].root == 1 && count[r] == 0) count[r] = 1;
+            count[e.target] = e.method() == GenMethod::kMultiply ? count[r] * std::max(e.multi_scale, 0) : 0;
+            visit(e.target);
+        }
+    };
+    for (size_t r = 0; r < recipe.vertices.size(); ++r)
+        if (!seen[r]) visit(r);
+    return count;
+}
+
 class Expander {
 public:
     Expander(const Recipe& recipe, ResourceGraph& graph, const std::function<void(size_t, size_t)>& progress)
@@ -49,6 +69,12 @@ public:
     void run(size_t vertices) {
         total_ = vertices;
         graph_.reserve(vertices, vertices);
+        // The by-type and by-rank lists, sized once instead of doubling.
+        std::vector<double> counts = grug_vertex_counts(recipe_), per_type(graph_.types().size(), 0);
+        for (size_t r = 0; r < counts.size(); ++r) per_type[type_ids_[r]] += counts[r];
+        for (size_t t = 0; t < per_type.size(); ++t) graph_.reserve_type(static_cast<TypeId>(t), static_cast<size_t>(per_type[t]));
+        double nodes = types::kNode < per_type.size() ? per_type[types::kNode] : 0;
+        graph_.reserve_rank(-1, static_cast<size_t>(static_cast<double>(vertices) - nodes));
         std::vector<char> colour(recipe_.vertices.size(), kWhite);
         for (size_t r = 0; r < recipe_.vertices.size(); ++r)
             if (colour[r] == kWhite) visit(r, colour);
@@ -187,23 +213,8 @@ private:
 }  // namespace
 
 double estimate_grug_vertices(const Recipe& recipe) {
-    // The same walk as the expansion, on counts only.
-    std::vector<double> count(recipe.vertices.size(), 0);
-    std::vector<char> seen(recipe.vertices.size(), 0);
     double vertices = 0;
-    std::function<void(size_t)> visit = [&](size_t r) {
-        seen[r] = 1;
-        for (size_t ei : recipe.out_edges[r]) {
-            const RecipeEdge& e = recipe.edges[ei];
-            if (seen[e.target]) continue;
-            if (recipe.vertices[r].root == 1 && count[r] == 0) count[r] = 1, vertices += 1;
-            count[e.target] = e.method() == GenMethod::kMultiply ? count[r] * std::max(e.multi_scale, 0) : 0;
-            vertices += count[e.target];
-            visit(e.target);
-        }
-    };
-    for (size_t r = 0; r < recipe.vertices.size(); ++r)
-        if (!seen[r]) visit(r);
+    for (double n : grug_vertex_counts(recipe)) vertices += n;
     return vertices;
 }
 

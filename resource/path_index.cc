@@ -19,7 +19,10 @@ uint32_t PathIndex::hash_of(std::string_view path) {
 
 void PathIndex::reserve(size_t keys) {
     keys_.reserve(keys);
-    if ((keys + 1) * 2 > slots_.size()) grow(keys + 1);
+    if (!too_full(keys + 1, slots_.size())) return;
+    size_t cap = 64;
+    while (too_full(keys + 1, cap)) cap *= 2;
+    rebuild(cap);
 }
 
 void PathIndex::append_vertex(Key& key, Vertex v) {
@@ -38,9 +41,14 @@ void PathIndex::append_vertex(Key& key, Vertex v) {
 }
 
 void PathIndex::grow(size_t keys) {
+    // At most half full of live keys afterwards, so that at least a fifth
+    // of the table fills (or tombstones) before the next rebuild.
     size_t cap = slots_.empty() ? 64 : slots_.size();
-    while (keys * 2 + 2 > cap) cap *= 2;
-    if (cap == slots_.size() && used_slots_ * 2 + 2 > cap) cap *= 2;  // full of tombstones: rebuild bigger
+    while (keys * 2 > cap) cap *= 2;
+    rebuild(cap);
+}
+
+void PathIndex::rebuild(size_t cap) {
     std::vector<uint32_t> old;
     old.swap(slots_);
     slots_.assign(cap, kNone);
