@@ -14,7 +14,7 @@ void ResourceGraph::reserve(size_t n, size_t m) {
     flags_.reserve(n);
     first_path_.reserve(n);
     paths_.reserve(n);
-    by_path_.reserve(n);
+    by_path_.reserve(n, path_texts());
     for (auto* col : {&out_head_, &out_tail_, &in_head_, &in_tail_}) col->reserve(n);
     edge_src_.reserve(m);
     out_pos_.reserve(m);
@@ -275,7 +275,7 @@ void ResourceGraph::index_path(VertexId v, std::string_view text) {
         path_texts_.push_back(path_text_.store(text));
         ref = add_entry(kNoPath, t, kNoId, false);
     }
-    by_path_.add(text, ref, v, path_equals_fn());
+    by_path_.add_deferred(text, ref, v);
 }
 
 EdgeMarks& ResourceGraph::root_marks(SubsystemId s) {
@@ -361,7 +361,7 @@ void ResourceGraph::detach_vertices(const std::vector<VertexId>& doomed) {
         for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next) {
             text.clear();
             append_path(p, text);
-            by_path_.erase(text, path_equals_fn());
+            by_path_.erase(text, path_texts());
         }
         first_path_[v] = kNoPath;
         if (name_[v] < name_count_.size() && name_count_[name_[v]] > 0 && --name_count_[name_[v]] == 0)

@@ -83,10 +83,11 @@ struct OrderedChild {
 using ChildOrder = std::set<OrderedChild>;
 
 class ResourceGraph {
-    // Compares a path entry's text with a text (the by-path index's key test).
-    struct PathEq {
+    // The by-path index's view of key texts (path entries).
+    struct PathTexts {
         const ResourceGraph* g;
-        bool operator()(uint32_t p, std::string_view text) const { return g->path_equals(p, text); }
+        bool equals(uint32_t p, std::string_view text) const { return g->path_equals(p, text); }
+        void text(uint32_t p, std::string& out) const { g->append_path(p, out); }
     };
 
 public:
@@ -146,8 +147,12 @@ public:
     // empty text if it has none, or if `parent` is kNoVertex) + "/" + the
     // name of `v`: what tree loaders do, without building or searching text.
     void set_path_below(VertexId v, SubsystemId s, VertexId parent, SubsystemId parent_s);
-    // Registers `v` under `path` in the by-path index (append).
+    // Registers `v` under `path` in the by-path index (append). Placing
+    // the key in the table waits for the next index operation or
+    // finish_load(), so that a loader's keys are placed in one pass.
     void index_path(VertexId v, std::string_view path);
+    // Completes deferred index work (loaders call it when done).
+    void finish_load() { by_path_.place_deferred(path_texts()); }
     // Calls fn(subsystem, path) in subsystem interning order; `path` is
     // valid during the call only.
     template <class Fn>
@@ -199,15 +204,15 @@ public:
         explicit PathLookup(const ResourceGraph& g) : g_(g) {}
         template <class Fn>
         void for_each(std::string_view path, Fn&& fn) const {
-            g_.by_path_.for_each(path, g_.path_equals_fn(), fn);
+            g_.by_path_.for_each(path, g_.path_texts(), fn);
         }
         std::vector<VertexId> lookup(std::string_view path) const {
             std::vector<VertexId> out;
             for_each(path, [&](VertexId v) { out.push_back(v); });
             return out;
         }
-        bool contains(std::string_view path) const { return g_.by_path_.contains(path, g_.path_equals_fn()); }
-        size_t key_count() const { return g_.by_path_.key_count(); }
+        bool contains(std::string_view path) const { return g_.by_path_.contains(path, g_.path_texts()); }
+        size_t key_count() const { return g_.by_path_.key_count(g_.path_texts()); }
         size_t bytes() const { return g_.by_path_.bytes(); }
 
     private:
@@ -264,7 +269,7 @@ private:
     void link_entry(VertexId v, uint32_t p);
     void append_path(uint32_t p, std::string& out) const;
     bool path_equals(uint32_t p, std::string_view text) const;
-    PathEq path_equals_fn() const { return PathEq{this}; }
+    PathTexts path_texts() const { return PathTexts{this}; }
 
     Interner types_;
     Interner subsystems_;

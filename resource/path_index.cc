@@ -1,5 +1,7 @@
 #include "resource/path_index.h"
 
+#include <algorithm>
+
 namespace rq {
 
 uint32_t PathIndex::hash_of(std::string_view path) {
@@ -17,14 +19,6 @@ uint32_t PathIndex::hash_of(std::string_view path) {
     return h;
 }
 
-void PathIndex::reserve(size_t keys) {
-    keys_.reserve(keys);
-    if (!too_full(keys + 1, slots_.size())) return;
-    size_t cap = 64;
-    while (too_full(keys + 1, cap)) cap *= 2;
-    rebuild(cap);
-}
-
 void PathIndex::append_vertex(Key& key, Vertex v) {
     if (key.first == kNone) {
         key.first = v;
@@ -40,32 +34,25 @@ void PathIndex::append_vertex(Key& key, Vertex v) {
     key.more = node;
 }
 
-void PathIndex::grow(size_t keys) {
-    // At most half full of live keys afterwards, so that at least a fifth
-    // of the table fills (or tombstones) before the next rebuild.
-    size_t cap = slots_.empty() ? 64 : slots_.size();
-    while (keys * 2 > cap) cap *= 2;
-    rebuild(cap);
-}
-
-void PathIndex::rebuild(size_t cap) {
-    std::vector<uint32_t> old;
-    old.swap(slots_);
-    slots_.assign(cap, kNone);
-    used_slots_ = 0;
-    size_t mask = cap - 1;
-    for (uint32_t s : old) {
-        if (s == kNone || s == kTomb) continue;
-        size_t i = keys_[s].hash & mask;
-        while (slots_[i] != kNone) i = (i + 1) & mask;
-        slots_[i] = s;
-        ++used_slots_;
-    }
+std::vector<uint64_t> PathIndex::order_by_hash(const std::vector<uint32_t>& hashes, size_t first) {
+    // A counting sort on the top 12 bits, then a sort of each (cache-sized)
+    // bucket: linear, and no random access over a large array.
+    constexpr int kTop = 12;
+    std::vector<uint32_t> start((size_t(1) << kTop) + 1, 0);
+    for (uint32_t h : hashes) ++start[(h >> (32 - kTop)) + 1];
+    for (size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
+    std::vector<uint64_t> order(hashes.size());
+    std::vector<uint32_t> fill(start.begin(), start.end() - 1);
+    for (size_t i = 0; i < hashes.size(); ++i)
+        order[fill[hashes[i] >> (32 - kTop)]++] = uint64_t(hashes[i]) << 32 | static_cast<uint64_t>(first + i);
+    for (size_t b = 0; b + 1 < start.size(); ++b)
+        std::sort(order.begin() + start[b], order.begin() + start[b + 1]);
+    return order;
 }
 
 size_t PathIndex::bytes() const {
     return slots_.capacity() * sizeof(uint32_t) + keys_.capacity() * sizeof(Key) +
-           nodes_.capacity() * sizeof(Node);
+           nodes_.capacity() * sizeof(Node) + deferred_hashes_.capacity() * sizeof(uint32_t);
 }
 
 }  // namespace rq
