@@ -8,7 +8,7 @@ ResourceGraph::ResourceGraph()
     : types_(make_type_interner()), subsystems_(make_subsystem_interner()) {}
 
 void ResourceGraph::reserve(size_t n, size_t m) {
-    for (auto* col : {&basename_, &name_, &unit_}) col->reserve(n);
+    for (auto* col : {&kind_, &name_}) col->reserve(n);
     for (auto* col : {&id_, &rank_, &size_}) col->reserve(n);
     type_.reserve(n);
     flags_.reserve(n);
@@ -36,13 +36,25 @@ void ResourceGraph::reserve_rank(int64_t rank, size_t n) {
     last_rank_.list = nullptr;
 }
 
+uint32_t ResourceGraph::kind_of(std::string_view basename, std::string_view unit) {
+    // Loaders create runs of one kind: try the last one before hashing.
+    if (!kinds_.empty()) {
+        const Kind& last = kinds_[kind_.empty() ? 0 : kind_.back()];
+        if (strings_.get(last.basename) == basename && strings_.get(last.unit) == unit)
+            return kind_.empty() ? 0 : kind_.back();
+    }
+    Kind k{strings_.intern(basename), strings_.intern(unit)};
+    auto [it, added] = kind_ids_.try_emplace(uint64_t(k.basename) << 32 | k.unit, static_cast<uint32_t>(kinds_.size()));
+    if (added) kinds_.push_back(k);
+    return it->second;
+}
+
 VertexId ResourceGraph::add_vertex(const VertexSpec& spec) {
     auto v = static_cast<VertexId>(type_.size());
     type_.push_back(spec.type);
     flags_.push_back(spec.up ? 0 : kDown);
-    basename_.push_back(strings_.intern(spec.basename));
+    kind_.push_back(kind_of(spec.basename, spec.unit));
     name_.push_back(strings_.intern(spec.name));
-    unit_.push_back(strings_.intern(spec.unit));
     id_.push_back(spec.id);
     int64_t uniq = spec.uniq_id < 0 ? static_cast<int64_t>(v) : spec.uniq_id;
     if (!uniq_id_.empty()) {
@@ -418,7 +430,7 @@ void ResourceGraph::recount_nodes_up() {
 
 size_t ResourceGraph::bytes() const {
     size_t n = num_vertices(), m = edge_src_.size();
-    size_t vertex_cols = n * (sizeof(TypeId) + 1 + 3 * sizeof(NameId) + sizeof(uint32_t)) + id_.bytes() +
+    size_t vertex_cols = n * (sizeof(TypeId) + 1 + 2 * sizeof(NameId) + sizeof(uint32_t)) + kinds_.capacity() * sizeof(Kind) + id_.bytes() +
                          rank_.bytes() + size_.bytes() + uniq_id_.capacity() * sizeof(int64_t);
     size_t edge_cols = m * (2 * sizeof(VertexId) + sizeof(SubsystemId) + sizeof(EdgeMarks) + sizeof(uint32_t)) +
                        weight_.capacity() * sizeof(uint64_t);
