@@ -31,7 +31,7 @@ std::string lower(std::string s) {
     return s;
 }
 
-const std::vector<std::string> kLoadFormats = {"grug",    "hwloc",  "jgf", "jgf_shorthand",
+const std::vector<std::string> kLoadFormats = {"grug",    "hwloc",  "jgf", "jgf_shorthand", "graphml",
                                                "rv1exec", "rv1exec_force", "db",
                                                // resource pools (pools/)
                                                "hq", "canary", "ctest", "local"};
@@ -268,8 +268,9 @@ OPTIONS:
             Input file from which to load the resource graph data store
             (default=conf/default)
 
-    -f, --load-format=<grug|hwloc|jgf|jgf_shorthand|rv1exec|rv1exec_force|hq|canary|ctest|local>
-            Format of the load file (default=grug). hq: HyperQueue workers
+    -f, --load-format=<grug|hwloc|jgf|jgf_shorthand|rv1exec|rv1exec_force|graphml|hq|canary|ctest|local>
+            Format of the load file (default=grug). graphml: a graph
+            written by -g graphml. hq: HyperQueue workers
             (YAML); canary: a canary resource_pool (JSON or YAML); ctest: a
             CTest resource specification (JSON); local: this machine as
             HyperQueue detects it (no file)
@@ -329,13 +330,14 @@ OPTIONS:
                 ALL:core,cluster:node,rack:node
             (default=ALL:core,ALL:node)
 
-    -g, --graph-format=<dot|graphml>
+    -g, --graph-format=<dot|graphml|jgf>
             Format of the graph file written by --graph-output (default=dot)
 
     -o, --graph-output=<basename>
-            Write the loaded resource graph to <basename>.dot or
-            <basename>.graphml (the reference accepts this option but
-            writes nothing)
+            Write the loaded resource graph to <basename>.dot,
+            <basename>.graphml or <basename>.json (-g); the last two load
+            back with -f graphml / -f jgf (the reference accepts this
+            option but writes nothing)
 
     -t, --test-output=<filename>
             Write the match output and INFO blocks to <filename> instead

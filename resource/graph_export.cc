@@ -25,6 +25,34 @@ std::string paths_of(const ResourceGraph& g, VertexId v) {
     return out;
 }
 
+// Paths the by-path index registers `v` under besides its own: a GRUG
+// association that reached a vertex from several parents overwrote its
+// path each time but kept every registration. Found through the parents,
+// with public lookups only (no walk of the whole index).
+std::string aliases_of(const ResourceGraph& g, VertexId v) {
+    std::string out;
+    for (EdgeId e : g.in(v)) {
+        if (!g.edge_alive(e)) continue;
+        SubsystemId s = g.subsystem(e);
+        if (!g.has_path(g.source(e), s)) continue;
+        std::string candidate = std::string(g.path(g.source(e), s)) + "/" + std::string(g.name(v));
+        if (g.has_path(v, s) && g.path(v, s) == candidate) continue;
+        bool registered = false;
+        g.by_path().for_each(candidate, [&](VertexId u) { registered |= u == v; });
+        if (!registered) continue;
+        if (!out.empty()) out += ';';
+        out += g.subsystems().name(s) + "=" + candidate;
+    }
+    return out;
+}
+
+// A JSON object of the vertex's properties; empty when it has none.
+std::string properties_of(const ResourceGraph& g, VertexId v) {
+    const PropertyMap* properties = g.properties(v);
+    if (properties == nullptr || properties->empty()) return {};
+    return nlohmann::json(*properties).dump();
+}
+
 }  // namespace
 
 void write_dot(const ResourceGraph& g, std::ostream& out) {
@@ -52,6 +80,9 @@ void write_graphml(const ResourceGraph& g, std::ostream& out) {
     dp.property("unit", vprop([](const ResourceGraph& g, VertexId v) { return std::string(g.unit(v)); }));
     dp.property("status", vprop([](const ResourceGraph& g, VertexId v) { return std::string(g.is_up(v) ? "up" : "down"); }));
     dp.property("paths", vprop([](const ResourceGraph& g, VertexId v) { return paths_of(g, v); }));
+    dp.property("properties", vprop([](const ResourceGraph& g, VertexId v) { return properties_of(g, v); }));
+    dp.property("aliases", vprop([](const ResourceGraph& g, VertexId v) { return aliases_of(g, v); }));
+    dp.property("removed", vprop([](const ResourceGraph& g, VertexId v) { return int64_t(g.is_removed(v) ? 1 : 0); }));
     dp.property("subsystem", boost::make_function_property_map<EdgeRef>(
                                  [&g](EdgeRef e) { return g.subsystems().name(g.subsystem(e.id)); }));
     boost::write_graphml(out, g, dp, true);

@@ -15,9 +15,12 @@ namespace rq {
 void write_dot(const ResourceGraph& graph, std::ostream& out);
 
 // GraphML with vertex attributes type, basename, name, id, uniq_id, rank,
-// size, unit, status and paths ("subsystem=path" joined with ';'), and the
-// edge attribute subsystem. Removed (detached) vertices are written too, as
-// isolated vertices, so vertex indices stay stable.
+// size, unit, status, paths ("subsystem=path" joined with ';'), properties
+// (a JSON object, empty for none) and removed (1 for a detached vertex),
+// and the edge attribute subsystem. Removed vertices are written too, as
+// isolated vertices, so vertex indices stay stable. Loading it with
+// -f graphml (resource/graphml_reader.h) rebuilds the same graph, units
+// included.
 void write_graphml(const ResourceGraph& graph, std::ostream& out);
 
 // JGF (the -f jgf reader's input, spec/readers.md §1): every attached

@@ -57,12 +57,16 @@ std::string without_units(const std::string& text) {
         return out;
     };
     std::string out = blank(text, "\"unit\":\"", '"');
-    // GraphML: the data element of the key declared for attr.name="unit".
-    size_t declared = out.find("attr.name=\"unit\"");
-    if (declared == std::string::npos) return out;
-    size_t id = out.rfind("<key id=\"", declared);
-    std::string key = out.substr(id + 9, out.find('"', id + 9) - id - 9);
-    return blank(out, "<data key=\"" + key + "\">", '<');
+    // GraphML: the data element of the key declared for attr.name="unit",
+    // and of "aliases" (by-path registrations JGF has no way to express).
+    for (const char* name : {"unit", "aliases"}) {
+        size_t declared = out.find("attr.name=\"" + std::string(name) + "\"");
+        if (declared == std::string::npos) continue;
+        size_t id = out.rfind("<key id=\"", declared);
+        std::string key = out.substr(id + 9, out.find('"', id + 9) - id - 9);
+        out = blank(out, "<data key=\"" + key + "\">", '<');
+    }
+    return out;
 }
 
 // "" if equal, else the first difference with some context.

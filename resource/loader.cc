@@ -1,5 +1,6 @@
 #include "resource/loader.h"
 
+#include "resource/graphml_reader.h"
 #include "resource/grug.h"
 #include "resource/hwloc_reader.h"
 #include "resource/jgf_reader.h"
@@ -21,7 +22,12 @@ std::string format_hint(const LoadRequest& request) {
     size_t start = request.text.find_first_not_of(" \t\r\n");
     if (start == std::string::npos) return "; the file is empty";
     char first = request.text[start];
-    bool json_format = request.format != "grug" && request.format != "hwloc";
+    // A graph written by -g graphml (it declares uniq_id) given to the GRUG reader.
+    bool exported = request.text.find("attr.name=\"uniq_id\"") != std::string::npos;
+    if (request.format == "grug" && exported) return "; it is a graph written by -g graphml: -f graphml";
+    bool json_format = request.format != "grug" && request.format != "hwloc" && request.format != "graphml";
+    if (first == '<' && request.format == "graphml" && !exported)
+        return "; it looks like XML but not a graph written by -g graphml (a GraphML recipe: -f grug)";
     if (first == '<' && json_format) {
         bool graphml = request.text.find("<graphml") != std::string::npos;
         return std::string("; it looks like XML") +
@@ -71,6 +77,8 @@ Status load_by_format(const LoadRequest& request, ResourceGraph& graph, std::vec
     // (`update`), rv1exec_force not at all (spec/readers.md §2, §3).
     if (request.format == "jgf" || request.format == "jgf_shorthand") {
         RQ_TRY(read_jgf(request.text, graph));
+    } else if (request.format == "graphml") {
+        RQ_TRY(read_graphml(request.text, request.path, graph));
     } else if (request.format == "rv1exec" || request.format == "rv1exec_force") {
         double max_vertices = 2.0e9;
         if (uint64_t memory = usable_memory_bytes(); memory > 0)

@@ -196,6 +196,14 @@ void replay(Session& s) {
     std::cerr.rdbuf(err);
 }
 
+// The reader's own text of a start-up error, without the frame
+// init_session puts around it (a prefix and a second line).
+std::string first_line(std::string message) {
+    const std::string frame = "resource_query_t: ERROR: ";
+    if (message.rfind(frame, 0) == 0) message.erase(0, frame.size());
+    return message.substr(0, message.find('\n'));
+}
+
 Status resume(Session& s, const Options& given, const std::string& path, Database& db) {
     RQ_TRY(open_existing(db, path));
     auto snap = read_snapshot(db);
@@ -207,8 +215,13 @@ Status resume(Session& s, const Options& given, const std::string& path, Databas
     o.graph_format = given.graph_format;
     o.graph_output = given.graph_output;
     o.state_file = given.state_file;
+    // How this run talks and fails is this run's choice too.
+    o.json = given.json;
+    o.fail_fast = given.fail_fast;
+    o.no_history = given.no_history;
+    o.events_json = given.events_json;
     Status ready = init_session(s, o, snap->source);
-    if (!ready) return make_error(Errc::kInvalid, path + ": the saved session does not start: " + ready.message());
+    if (!ready) return make_error(Errc::kInvalid, path + ": the saved session does not start: " + first_line(ready.message()));
     attach_journal(s, snap->source);
     SessionState& st = state_of(s);
     st.journal = std::move(snap->journal);

@@ -17,7 +17,8 @@ namespace rq::state {
 bool is_state_request(const Options& options, const std::string& text);
 
 // Builds `session` for such a request: resumes the saved session (its
-// options win over the command line's, except -t, -e, -d, -g/-o), or, for a
+// options win over the command line's, except -t, -e, -d, -g/-o, --json,
+// --fail-fast, --no-history and --events-json), or, for a
 // new --state file, starts from -L and saves it whole. `text` is the -L
 // file's contents. Also installs the journal hooks.
 Status start_session(Session& session, const Options& options, const std::string& text);

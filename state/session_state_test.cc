@@ -1,6 +1,7 @@
 // Randomized resume test (issue 11 acceptance): one random stream of
 // commands (match, reserve, update, partial-cancel, cancel, attach, remove,
-// set-status, set-property and read-only queries) runs once uninterrupted;
+// set-status, set-property, the simulated queue's submit, set-priority,
+// dequeue, advance, run, queue and time, and read-only queries) runs once uninterrupted;
 // a second run of the same stream saves at random points, alternately whole
 // and changes-only, and from time to time drops its session and resumes a
 // fresh one from the file. Every command of the second run must print what
@@ -67,13 +68,16 @@ struct Config {
     int operations;
 };
 
-class StateRandom : public ::testing::TestWithParam<Config> {
+class StateRandomBase : public ::testing::Test {
 protected:
+    virtual const char* policy() const { return "first"; }
+    virtual unsigned seed() const { return 0; }
     void SetUp() override {
         dir_ = fs::temp_directory_path() / ("rq_state_test_" + std::to_string(::getpid()) + "_" +
-                                            std::to_string(GetParam().seed));
+                                            std::to_string(seed()));
         fs::remove_all(dir_);
         fs::create_directories(dir_);
+
         machine_ = rq::testing::machine_jgf(0, 8);
         write(dir_ / "machine.json", machine_);
         for (int i = 0; i < 6; ++i)
@@ -87,7 +91,7 @@ protected:
         Options o;
         o.load_format = "jgf";
         o.load_file = (dir_ / "machine.json").string();
-        o.match_policy = GetParam().policy;
+        o.match_policy = policy();
         o.match_format = "rv1_nosched";
         return o;
     }
@@ -115,6 +119,7 @@ protected:
         auto one_of = [&](const std::vector<int64_t>& ids) { return ids[static_cast<size_t>(pick(static_cast<int64_t>(ids.size())))]; };
         if (!live.empty() && pick(4) != 0) job = one_of(live);
         std::string node = "/cluster0/node" + std::to_string(pick(10));
+        if (pick(100) < 12) return queue_command(s, pick);
         if (dice < 20) return "match allocate " + spec(static_cast<int>(pick(6))).string();
         if (dice < 32) return "match allocate_orelse_reserve " + spec(static_cast<int>(pick(6))).string();
         if (dice < 34) return "match satisfiability " + spec(static_cast<int>(pick(6))).string();
@@ -136,6 +141,27 @@ protected:
                                         "get-property /cluster0/rack0/node1", "find sched-future=reserved"};
         if (dice < 92) return queries[pick(6)];
         return "info " + std::to_string(job);
+    }
+
+    // The simulated queue (queue/): submissions with priorities, priority
+    // changes and withdrawals of recent ids, the clock moving, and the
+    // queue and time queries (which run the pending pass).
+    template <class Pick>
+    std::string queue_command(Session& s, Pick& pick) {
+        int64_t dice = pick(100);
+        int64_t recent = std::max<int64_t>(1, s.next_jobid - 1 - pick(6));
+        if (s.queue && pick(4) != 0) {
+            auto pending = s.queue->pending();
+            if (!pending.empty()) recent = pending[static_cast<size_t>(pick(static_cast<int64_t>(pending.size())))]->id;
+        }
+        if (dice < 40)
+            return "submit --priority " + std::to_string(1 + pick(10)) + (pick(3) == 0 ? " --runtime 50 " : " ") +
+                   spec(static_cast<int>(pick(6))).string();
+        if (dice < 50) return "set-priority " + std::to_string(recent) + " " + std::to_string(1 + pick(10));
+        if (dice < 56) return "dequeue " + std::to_string(recent);
+        if (dice < 80) return "advance " + std::to_string(pick(4) * 250);
+        if (dice < 82) return "run";
+        return pick(2) ? "queue" : "time";
     }
 
     std::string attach_command(Session& s, int op) {
@@ -181,6 +207,12 @@ protected:
     std::string machine_;
     std::mt19937 rng_;
     std::set<int64_t> with_r_;  // jobs whose R was kept
+};
+
+class StateRandom : public StateRandomBase, public ::testing::WithParamInterface<Config> {
+protected:
+    const char* policy() const override { return GetParam().policy; }
+    unsigned seed() const override { return GetParam().seed; }
 };
 
 TEST_P(StateRandom, ResumedSessionsPrintWhatTheUninterruptedOnePrints) {
@@ -236,14 +268,19 @@ TEST_P(StateRandom, ResumedSessionsPrintWhatTheUninterruptedOnePrints) {
     if (std::getenv("RQ_STATE_TEST_VERBOSE"))
         for (auto& [k, n] : done) std::cerr << k << " " << n << "\n";
     for (const char* kind : {"allocated", "reserved", "cancel", "partial-cancel", "update", "attach", "remove",
-                             "set-status", "set-property"})
+                             "set-status", "set-property", "submit", "set-priority", "dequeue", "advance", "queue"})
         EXPECT_GE(done[kind], 5) << kind;
+    size_t queue_starts = 0;
+    for (const std::string& out : outputs)
+        for (size_t at = out.find(" start job="); at != std::string::npos; at = out.find(" start job=", at + 1))
+            ++queue_starts;
+    EXPECT_GE(queue_starts, 5u) << "queued jobs that started";
     EXPECT_GE(saves, 10);
     EXPECT_GE(resumes, 3);
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, StateRandom,
-                         ::testing::Values(Config{"high", 11, 10000}, Config{"low", 23, 2500},
+                         ::testing::Values(Config{"high", 11, 10000}, Config{"low", 23, 4000},
                                            Config{"first", 37, 2500}));
 
 TEST(StateFile, RefusesForeignAndCorruptFilesWithOneErrorNamingThem) {
@@ -263,6 +300,55 @@ TEST(StateFile, RefusesForeignAndCorruptFilesWithOneErrorNamingThem) {
         EXPECT_NE(resumed.message().find(name), std::string::npos) << resumed.message();
     }
     fs::remove_all(dir);
+}
+
+// Damaged state files: every byte flip or truncation of a saved session
+// either resumes (the damage hit unused space) or is refused with one
+// error naming the file; never a crash or a hang.
+TEST_F(StateRandomBase, DamagedFilesAreRefusedOrResumeNeverCrash) {
+    rng_.seed(5);
+    const std::string file = (dir_ / "saved.db").string();
+    std::string list;
+    {
+        auto s = fresh();
+        for (int op = 0; op < 60; ++op) {
+            int64_t before = s->next_jobid;
+            std::string out = run(*s, next_command(*s, op));
+            keep_r(*s, before, out);
+        }
+        ASSERT_TRUE(save(*s, file, false).ok());
+        list = run(*s, "list");
+    }  // closed: the write-ahead log is folded back into the file
+    std::ifstream in(file, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_GT(bytes.size(), 4096u);
+    std::mt19937 damage(9);
+    int refused = 0, resumed = 0;
+    const std::string damaged = (dir_ / "damaged.db").string();
+    for (int round = 0; round < 300; ++round) {
+        std::string copy = bytes;
+        size_t at = damage() % copy.size();
+        if (round % 3 == 0)
+            copy.resize(at);
+        else
+            for (int k = 0; k < 1 + round % 4; ++k) copy[(at + k * 97) % copy.size()] ^= static_cast<char>(1 + damage() % 255);
+        write(damaged, copy);
+        Session s;
+        Options o;
+        o.load_format = "db";
+        o.load_file = damaged;
+        Status started = start_session(s, o, "");
+        if (started.ok()) {
+            ++resumed;  // the damage hit unused space: the session must be the saved one
+            EXPECT_EQ(list, run(s, "list")) << "round " << round;
+            continue;
+        }
+        ++refused;
+        EXPECT_NE(started.message().find("damaged.db"), std::string::npos) << started.message();
+        EXPECT_EQ(started.message().find('\n'), started.message().size() - 1) << "one line: " << started.message();
+    }
+    EXPECT_GT(refused, 100);
+    if (std::getenv("RQ_STATE_TEST_VERBOSE")) std::cerr << refused << " refused, " << resumed << " resumed\n";
 }
 
 }  // namespace

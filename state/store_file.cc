@@ -56,6 +56,68 @@ std::string hexfloat(double v) {
     return buf;
 }
 
+// 64-bit FNV-1a over length-prefixed fields: cheap, stable across builds,
+// and enough to tell damaged rows from the ones written (this guards
+// against accidents, not against someone forging a file).
+class Digest {
+public:
+    explicit Digest(uint64_t start = 14695981039346656037ull) : h_(start) {}
+    Digest& add(std::string_view data) {
+        add_number(data.size());
+        for (unsigned char c : data) h_ = (h_ ^ c) * 1099511628211ull;
+        return *this;
+    }
+    Digest& add_number(uint64_t n) {
+        for (int i = 0; i < 8; ++i) h_ = (h_ ^ ((n >> (8 * i)) & 0xff)) * 1099511628211ull;
+        return *this;
+    }
+    uint64_t value() const { return h_; }
+
+private:
+    uint64_t h_;
+};
+
+std::string hex(uint64_t v) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+// The option keys of the meta table (written by a whole save only).
+const char* const kOptionKeys[] = {"load_format",   "load_file",   "load_allowlist", "load_local_machine",
+                                   "pool_resources", "match_subsystems", "subsystems",  "match_policy",
+                                   "traverser",     "match_format", "prune_filters",  "queue_policy",
+                                   "queue_depth",   "reservation_depth", "queues_file"};
+
+uint64_t options_digest(std::map<std::string, std::string>& meta) {
+    Digest d;
+    for (const char* key : kOptionKeys) d.add(key).add(meta[key]);
+    return d.value();
+}
+
+uint64_t chain_blob(uint64_t h, int64_t id, std::string_view content) {
+    return Digest(h).add_number(static_cast<uint64_t>(id)).add(content).value();
+}
+
+uint64_t chain_entry(uint64_t h, int64_t seq, const Entry& e) {
+    Digest d(h);
+    d.add_number(static_cast<uint64_t>(seq)).add(e.line).add(e.timing).add_number(e.inputs.size());
+    for (const Input& in : e.inputs) d.add(in.path).add_number(static_cast<uint64_t>(in.blob));
+    return d.value();
+}
+
+// Extends `mark`'s digests over the journal's blobs and entries after it.
+Mark extended(const Mark& mark, const Journal& journal) {
+    Mark next = mark;
+    for (size_t b = mark.blobs; b < journal.blob_count(); ++b)
+        next.blob_digest = chain_blob(next.blob_digest, static_cast<int64_t>(b), journal.blob(static_cast<int64_t>(b)));
+    for (size_t i = mark.entries; i < journal.entries.size(); ++i)
+        next.journal_digest = chain_entry(next.journal_digest, static_cast<int64_t>(i), journal.entries[i]);
+    next.entries = journal.entries.size();
+    next.blobs = journal.blob_count();
+    return next;
+}
+
 std::map<std::string, std::string> meta_of(const Session& s, const Journal& journal, const std::string& session_id) {
     const Options& o = s.options;
     return {
@@ -78,6 +140,11 @@ std::map<std::string, std::string> meta_of(const Session& s, const Journal& jour
         {"traverser", o.traverser},
         {"match_format", o.match_format},
         {"prune_filters", o.prune_filters},
+        // the simulated queue, made by its first command with these
+        {"queue_policy", o.queue_policy},
+        {"queue_depth", std::to_string(o.queue_depth)},
+        {"reservation_depth", std::to_string(o.reservation_depth)},
+        {"queues_file", o.queues_file},
     };
 }
 
@@ -154,8 +221,14 @@ Status open_existing(Database& db, const std::string& path) {
     auto check = db.prepare("PRAGMA quick_check");
     if (!check) return check.error();
     Status status;
-    if (check->step(status) && check->text(0) != "ok") return corrupt(db, check->text(0));
+    // quick_check answers "ok" or one row per problem: the first few, on one line.
+    std::string problems;
+    for (int rows = 0; rows < 3 && check->step(status); ++rows)
+        if (check->text(0) != "ok") problems += (problems.empty() ? "" : "; ") + check->text(0);
     if (!status) return status.error();
+    for (char& c : problems)
+        if (c == '\n' || c == '\r') c = ' ';
+    if (!problems.empty()) return corrupt(db, problems);
     auto ours = holds_session(db);
     if (!ours) return ours.error();
     if (!*ours) return make_error(Errc::kInvalid, path + ": not a resource-query state file (an empty or foreign SQLite database)");
@@ -198,7 +271,13 @@ Result<Mark> write_whole(Database& db, const Session& s, const std::string& sour
                    "; PRAGMA user_version = " + std::to_string(kSchemaVersion) +
                    "; DELETE FROM meta; DELETE FROM source; DELETE FROM blob; DELETE FROM journal;"
                    " DELETE FROM journal_input; DELETE FROM job;"));
-    RQ_TRY(write_meta(db, meta_of(s, journal, session_id)));
+    Mark mark = extended(Mark{session_id}, journal);
+    auto meta = meta_of(s, journal, session_id);
+    meta["options_digest"] = hex(options_digest(meta));
+    meta["source_digest"] = hex(Digest().add(source).value());
+    meta["blob_digest"] = hex(mark.blob_digest);
+    meta["journal_digest"] = hex(mark.journal_digest);
+    RQ_TRY(write_meta(db, meta));
     auto src = db.prepare("INSERT INTO source(id, content) VALUES (0, ?1)");
     if (!src) return src.error();
     RQ_TRY(src->bind_blob(1, source).run());
@@ -207,7 +286,7 @@ Result<Mark> write_whole(Database& db, const Session& s, const std::string& sour
     for (auto& [id, job] : s.jobs) all.insert(id);
     RQ_TRY(write_jobs(db, s, all));
     RQ_TRY(tx.commit());
-    return Mark{session_id, journal.entries.size(), journal.blob_count()};
+    return mark;
 }
 
 Result<Mark> write_changes(Database& db, const Session& s, const Journal& journal, const Mark& mark) {
@@ -225,12 +304,15 @@ Result<Mark> write_changes(Database& db, const Session& s, const Journal& journa
         touched.insert(journal.entries[i].touched_jobs.begin(), journal.entries[i].touched_jobs.end());
     RQ_TRY(write_jobs(db, s, touched));
     auto all = meta_of(s, journal, mark.session);
+    Mark next = extended(mark, journal);
     RQ_TRY(write_meta(db, {{"journal_length", all["journal_length"]},
                            {"blob_count", all["blob_count"]},
                            {"next_jobid", all["next_jobid"]},
-                           {"match_time", all["match_time"]}}));
+                           {"match_time", all["match_time"]},
+                           {"blob_digest", hex(next.blob_digest)},
+                           {"journal_digest", hex(next.journal_digest)}}));
     RQ_TRY(tx.commit());
-    return Mark{mark.session, journal.entries.size(), journal.blob_count()};
+    return next;
 }
 
 Result<Snapshot> read_snapshot(Database& db) {
@@ -238,8 +320,11 @@ Result<Snapshot> read_snapshot(Database& db) {
     if (!meta_read) return meta_read.error();
     auto& meta = *meta_read;
     for (const char* key : {"session", "journal_length", "blob_count", "load_format", "subsystems", "match_policy",
-                            "traverser", "match_format", "prune_filters", "match_subsystems"})
+                            "traverser", "match_format", "prune_filters", "match_subsystems", "options_digest",
+                            "source_digest", "blob_digest", "journal_digest"})
         if (!meta.count(key)) return corrupt(db, std::string("meta has no ") + key);
+    if (meta["options_digest"] != hex(options_digest(meta)))
+        return corrupt(db, "the saved options do not match their checksum");
     Snapshot snap;
     Options& o = snap.options;
     o.load_format = meta["load_format"];
@@ -253,6 +338,12 @@ Result<Snapshot> read_snapshot(Database& db) {
     o.traverser = meta["traverser"];
     o.match_format = meta["match_format"];
     o.prune_filters = meta["prune_filters"];
+    // Absent from files saved before the queue settings were kept.
+    if (meta.count("queue_policy")) o.queue_policy = meta["queue_policy"];
+    if (meta.count("queue_depth")) o.queue_depth = std::strtoll(meta["queue_depth"].c_str(), nullptr, 10);
+    if (meta.count("reservation_depth"))
+        o.reservation_depth = std::strtoll(meta["reservation_depth"].c_str(), nullptr, 10);
+    if (meta.count("queues_file")) o.queues_file = meta["queues_file"];
     snap.mark.session = meta["session"];
     snap.mark.entries = std::strtoull(meta["journal_length"].c_str(), nullptr, 10);
     snap.mark.blobs = std::strtoull(meta["blob_count"].c_str(), nullptr, 10);
@@ -262,6 +353,8 @@ Result<Snapshot> read_snapshot(Database& db) {
     if (!src) return src.error();
     if (!src->step(status)) return status ? corrupt(db, "no source") : status.error();
     snap.source = src->text(0);
+    if (meta["source_digest"] != hex(Digest().add(snap.source).value()))
+        return corrupt(db, "the saved resource description does not match its checksum");
 
     auto blobs = db.prepare("SELECT id, content FROM blob ORDER BY id");
     if (!blobs) return blobs.error();
@@ -294,6 +387,12 @@ Result<Snapshot> read_snapshot(Database& db) {
     if (!status) return status.error();
     if (snap.journal.entries.size() != snap.mark.entries || snap.journal.blob_count() != snap.mark.blobs)
         return corrupt(db, "journal length does not match meta");
+    Mark checked = extended(Mark{snap.mark.session}, snap.journal);
+    if (meta["blob_digest"] != hex(checked.blob_digest))
+        return corrupt(db, "the saved input files do not match their checksum");
+    if (meta["journal_digest"] != hex(checked.journal_digest))
+        return corrupt(db, "the journal does not match its checksum");
+    snap.mark = checked;
     return snap;
 }
 

@@ -1,14 +1,22 @@
 // The state file: one SQLite database holding a session (schema below).
 //
-// Schema (version 1; PRAGMA application_id = 0x52515354 "RQST",
-// PRAGMA user_version = 1):
+// Schema (version 2; PRAGMA application_id = 0x52515354 "RQST",
+// PRAGMA user_version = 2):
 //
 //   meta(key TEXT PRIMARY KEY, value TEXT)
 //       schema, session (a random id fixed by the first whole save),
 //       journal_length, blob_count, next_jobid, the match statistics, and
 //       every option that shapes later output: load_format, load_file,
 //       load_allowlist, load_local_machine, match_subsystems, subsystems,
-//       match_policy, traverser, match_format, prune_filters.
+//       match_policy, traverser, match_format, prune_filters, and the
+//       simulated queue's queue_policy, queue_depth, reservation_depth,
+//       queues_file (-Q); and four checksums (64-bit FNV-1a, hex):
+//       source_digest, options_digest (the option keys above),
+//       blob_digest and journal_digest (chained row by row, so that
+//       `save FILE changes` extends them). Resuming recomputes all four:
+//       damage that SQLite's own check cannot see (a changed byte inside
+//       a journal line, a blob, the source or an option) is refused
+//       instead of replaying something else.
 //   source(id INTEGER PRIMARY KEY CHECK (id = 0), content BLOB)
 //       the bytes of the resource description the session started from
 //       (GRUG, JGF, R or hwloc XML; empty for local hwloc detection).
@@ -39,7 +47,7 @@
 namespace rq::state {
 
 inline constexpr int64_t kApplicationId = 0x52515354;  // "RQST"
-inline constexpr int64_t kSchemaVersion = 1;
+inline constexpr int64_t kSchemaVersion = 2;
 
 // Where a file stands relative to the journal: how many entries and blobs
 // it holds.
@@ -47,6 +55,10 @@ struct Mark {
     std::string session;
     size_t entries = 0;
     size_t blobs = 0;
+    // Running checksums of the blobs and journal entries up to here (see
+    // Digest in store_file.cc): an incremental save extends them.
+    uint64_t blob_digest = 0;
+    uint64_t journal_digest = 0;
 };
 
 // What a state file holds, read back.

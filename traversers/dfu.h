@@ -152,6 +152,7 @@ private:
         const std::vector<JobResource>* next = nullptr;
         uint32_t nslots = 0;
         bool pristine = false;
+        bool below = false;  // kSlot: members deeper than u's children (dfu_slot_below.cc)
     };
     Errc select(std::vector<JobResource>& resources, int64_t at);
     bool dom_dfv(VertexId u, const std::vector<JobResource>& resources, bool pristine, bool& excl,
@@ -166,7 +167,14 @@ private:
     bool explore_aux(VertexId u, SubsystemId s, size_t slot, const std::vector<JobResource>& list,
                      ScoreSet& scores);
     bool aux_visit(VertexId v, SubsystemId s, size_t slot, const std::vector<JobResource>& list);
-    void dom_slot(VertexId u, const std::vector<JobResource>& shape, uint32_t nslots, ScoreSet& scores);
+    void dom_slot(VertexId u, const std::vector<JobResource>& shape, uint32_t nslots, ScoreSet& scores,
+                  bool below = false);
+    // ---- a slot whose members sit below u's children (dfu_slot_below.cc) --
+    void explore_below(VertexId u, const std::vector<JobResource>& shape, ScoreSet& scores, uint32_t multiplier);
+    void collect_members(VertexId u, const std::vector<JobResource>& shape, std::vector<EdgeId>& out);
+    bool passage_closed(VertexId v, const std::vector<JobResource>& shape);
+    // Whether a child of u that is not a member of the slot has children.
+    bool may_hold_members(VertexId u, const std::vector<JobResource>& shape) const;
     void resolve(VertexId u, ScoreSet& scores, ScoreSet& parent);
     void mark_paths_down_from(VertexId u, ScoreSet& scores);
     // Marks `e` selected in the current round (and remembers it for the
@@ -206,6 +214,8 @@ private:
 
     // ---- partial cancel and shrinking (dfu_partial.cc, dfu_elastic.cc) -----
     Status release_vertex(VertexId u, JobId jobid, std::map<TypeId, int64_t>& released);
+    // Reduces the job's spans on each vertex of `up` by the amounts given.
+    Status shrink_up(JobId jobid, const std::map<VertexId, std::map<TypeId, int64_t>>& up);
     Status shrink_ancestors(JobId jobid, const std::map<int64_t, VertexId>& rank_root,
                             const std::map<int64_t, std::map<TypeId, int64_t>>& released);
     // Detaches every root and its dominant descendants from the graph.

@@ -14,9 +14,7 @@ namespace rq {
 namespace {
 
 struct Release {
-    std::map<int64_t, std::map<TypeId, int64_t>> released;  // rank -> type -> amount
-    std::map<int64_t, VertexId> rank_root;                   // shortest containment path per rank
-    std::vector<VertexId> vertices;                          // to release, in order
+    std::vector<VertexId> vertices;  // to release, in order
 };
 
 Error partial_error(const std::string& message) { return make_error(Errc::kInvalid, message); }
@@ -59,6 +57,10 @@ Status DfuTraverser::shrink_ancestors(JobId jobid, const std::map<int64_t, Verte
             p = graph_.parent_edge(a, dominant());
         }
     }
+    return shrink_up(jobid, up);
+}
+
+Status DfuTraverser::shrink_up(JobId jobid, const std::map<VertexId, std::map<TypeId, int64_t>>& up) {
     // Step 3: reduce the job's subtree spans type by type; a span with
     // nothing left is forgotten together with the job's tag.
     for (auto& [a, amounts] : up) {
@@ -95,12 +97,6 @@ Status DfuTraverser::shrink_ancestors(JobId jobid, const std::map<int64_t, Verte
 Result<bool> DfuTraverser::partial_cancel(JobId jobid, const std::string& reader, std::string_view text) {
     ++seq_;
     Release plan;
-    auto keep_rank_root = [&](int64_t rank, VertexId v) {
-        auto it = plan.rank_root.find(rank);
-        if (it == plan.rank_root.end() ||
-            graph_.path(v, kContainment).size() < graph_.path(it->second, kContainment).size())
-            plan.rank_root[rank] = v;
-    };
 
     if (reader == "jgf") {
         auto doc = JgfDocument::parse(text);
@@ -111,6 +107,13 @@ Result<bool> DfuTraverser::partial_cancel(JobId jobid, const std::string& reader
             auto u = find_consistent_vertex(graph_, *jv);
             if (!u) return u.error();
             const VertexSchedule* record = store_.find(*u);
+            // Deviation: a shared vertex on the way to the job's resources
+            // (the cluster and rack of the JGF that `-F jgf` prints) is
+            // not released itself; the original refuses the whole request
+            // for its missing allocation span. Its spans shrink below.
+            if (record != nullptr && !jv->exclusive && record->tags.count(jobid) != 0 &&
+                record->allocations.count(jobid) == 0 && record->reservations.count(jobid) == 0)
+                continue;
             if (record == nullptr || record->x_spans.count(jobid) == 0)
                 return partial_error("partial_cancel: no exclusivity span of job " + std::to_string(jobid) +
                                      " on " + std::string(graph_.name(*u)) + ".\n");
@@ -118,7 +121,6 @@ Result<bool> DfuTraverser::partial_cancel(JobId jobid, const std::string& reader
                 return partial_error("partial_cancel: no allocation span of job " + std::to_string(jobid) +
                                      " on " + std::string(graph_.name(*u)) + ".\n");
             plan.vertices.push_back(*u);
-            keep_rank_root(graph_.rank(*u), *u);
         }
     } else {
         auto r = parse_rv1exec(text);
@@ -132,7 +134,6 @@ Result<bool> DfuTraverser::partial_cancel(JobId jobid, const std::string& reader
                 const VertexSchedule* record = store_.find(v);
                 if (record == nullptr || record->tags.count(jobid) == 0) continue;
                 plan.vertices.push_back(v);
-                keep_rank_root(rank, v);
                 any = true;
             }
             if (!any)
@@ -141,7 +142,23 @@ Result<bool> DfuTraverser::partial_cancel(JobId jobid, const std::string& reader
         }
     }
 
-    for (VertexId v : plan.vertices) RQ_TRY(release_vertex(v, jobid, plan.released[graph_.rank(v)]));
+    // What each released vertex gave back counts on all its ancestors. The
+    // reference (§13 step 2) walks up from one vertex per rank, the one
+    // with the shortest path, and counts the whole rank there: when the
+    // released cores sit under two sockets of a node the job shares (a
+    // slot packed from all of a node's cores), one socket is reduced by
+    // the other's cores and the other keeps the job's spans.
+    std::map<VertexId, std::map<TypeId, int64_t>> up;
+    for (VertexId v : plan.vertices) {
+        std::map<TypeId, int64_t> released;
+        RQ_TRY(release_vertex(v, jobid, released));
+        for (EdgeId p = graph_.parent_edge(v, dominant()); p != kNoEdge;) {
+            VertexId a = graph_.source(p);
+            auto& acc = up[a];
+            for (auto& [t, n] : released) acc[t] += n;
+            p = graph_.parent_edge(a, dominant());
+        }
+    }
 
     VertexId root = graph_.root(dominant());
     const VertexSchedule* root_record = store_.find(root);
@@ -161,7 +178,7 @@ Result<bool> DfuTraverser::partial_cancel(JobId jobid, const std::string& reader
         return false;
     }
 
-    RQ_TRY(shrink_ancestors(jobid, plan.rank_root, plan.released));
+    RQ_TRY(shrink_up(jobid, up));
     return store_.find(root)->tags.count(jobid) == 0;
 }
 

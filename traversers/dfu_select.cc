@@ -77,7 +77,7 @@ bool DfuTraverser::dom_dfv(VertexId u, const std::vector<JobResource>& resources
     if (c.kind == Kind::kSlot && flexible_) {
         dom_or_slot(u, *c.next, c.nslots, scores);
     } else if (c.kind == Kind::kSlot) {
-        dom_slot(u, *c.next, c.nslots, scores);
+        dom_slot(u, *c.next, c.nslots, scores, c.below);
     } else {
         for (size_t slot = 0; slot < subsystems_.size(); ++slot) {
             if (slot == 0)
@@ -147,24 +147,26 @@ DfuTraverser::Classified DfuTraverser::classify(VertexId u, const std::vector<Jo
     if (slot != nullptr) {
         bool shape_here = std::all_of(slot->with.begin(), slot->with.end(),
                                       [&](const JobResource& m) { return has_child_of_type(u, m.type); });
-        if (shape_here) {
+        // Deviation (traversal.md §7 corner case): the slot of a matched
+        // resource whose members sit deeper (node -> socket -> L3 cache ->
+        // core) is packed here from all of them, as on the flat graph
+        // `-W node,core` loads (dfu_slot_below.cc); the original packs it
+        // at the first vertex below with direct member children, then
+        // fails to mark the way down to it.
+        if (shape_here || match != nullptr) {
             c.kind = Kind::kSlot;
             c.next = &slot->with;
             c.nslots = nslots;
             c.pristine = false;
+            c.below = !shape_here || may_hold_members(u, slot->with);
             return c;
         }
-        // Deviation (traversal.md §7 corner case): a slot requested at
-        // this level whose members sit deeper (node -> socket -> L3 cache
-        // -> core) is looked for below, through this vertex, instead of
-        // failing here; the original fails. With mark_paths_down_from()
-        // this makes `node[1]->slot[1]->core[N]` match on hwloc nodes.
-        if (match == nullptr) {
-            c.kind = Kind::kPristineNone;  // walked through, as prefix omission does
-            c.next = &resources;
-            c.pristine = pristine;  // unchanged: only the failing case differs
-            return c;
-        }
+        // A slot at the top of the request whose members sit deeper is
+        // looked for below, through this vertex (prefix omission).
+        c.kind = Kind::kPristineNone;  // walked through, as prefix omission does
+        c.next = &resources;
+        c.pristine = pristine;  // unchanged: only the failing case differs
+        return c;
     }
     return resource_or_none(c, match, resources, pristine);
 }
@@ -337,10 +339,14 @@ bool DfuTraverser::explore_aux(VertexId u, SubsystemId s, size_t slot, const std
     return any;
 }
 
-void DfuTraverser::dom_slot(VertexId u, const std::vector<JobResource>& shape, uint32_t nslots, ScoreSet& scores) {
+void DfuTraverser::dom_slot(VertexId u, const std::vector<JobResource>& shape, uint32_t nslots, ScoreSet& scores,
+                            bool below) {
     SubsystemId dom = dominant();
     ScoreSet slot_scores;
-    explore_down(u, dom, shape, false, true, slot_scores, nslots);
+    if (below)
+        explore_below(u, shape, slot_scores, nslots);
+    else
+        explore_down(u, dom, shape, false, true, slot_scores, nslots);
     PolicyContext ctx{graph_, dom};
     policy_.finish_slot(ctx, slot_scores);
 

@@ -1,13 +1,16 @@
 // A slot under a resource whose members sit deeper in the graph
 // (`node[1]->slot[1]->core[N]` on node -> socket -> core, as hwloc loads
 // real machines): it matches and chooses what the same request chooses on
-// the flat node -> core graph (traversal.md §7 corner case; the original
-// reports "No matching resources").
+// the flat node -> core graph, whatever the policy (traversal.md §7 corner
+// case; the original reports "No matching resources"). hwloc machines:
+// slot_below_hwloc_test.cc.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
+#include "resource/writer_jgf.h"
 #include "traversers/test_fixture.h"
 
 namespace rq {
@@ -68,31 +71,35 @@ std::string node_slot(int n, int g) {
                         members);
 }
 
-// The exclusive vertices each request of `requests` gets, one line per
-// request ("" for no match).
+// The exclusive cores and gpus each request of `requests` gets, one line
+// per request ("" for no match).
 std::vector<std::string> choices(Matcher& m, const std::vector<std::pair<int, int>>& requests) {
     std::vector<std::string> out;
     for (auto [n, g] : requests) {
+        std::vector<std::string> names = Matcher::exclusive_names(m.match(node_slot(n, g)));
+        std::sort(names.begin(), names.end());  // the update walk's order differs between the graphs
         std::string line;
-        for (const std::string& name : Matcher::exclusive_names(m.match(node_slot(n, g)))) line += name + " ";
+        for (const std::string& name : names)
+            if (name.rfind("core", 0) == 0 || name.rfind("gpu", 0) == 0) line += name + " ";  // not *nodex's rest
         out.push_back(line);
     }
     return out;
 }
 
 TEST(SlotBelow, MatchesThroughSocketsLikeTheFlatGraph) {
-    // Every request fits in one socket's free cores, so slot packing per
-    // socket can choose what the flat graph chooses.
-    const std::vector<std::pair<int, int>> requests = {{2, 0}, {1, 0}, {1, 0}, {0, 1}, {1, 1}, {1, 0}, {1, 0}, {1, 0}};
-    for (const char* policy : {"high", "low"}) {
+    // Requests that fit in one socket's free cores and requests that need
+    // two sockets: the slot is packed from all the node's cores.
+    const std::vector<std::pair<int, int>> requests = {{2, 0}, {1, 0}, {3, 0}, {0, 1}, {1, 1}, {1, 0}};
+    for (const char* policy : {"first", "firstnodex", "high", "low", "hinode", "lonode", "hinodex", "lonodex",
+                               "locality", "variation"}) {
         Matcher flat(chain_recipe(1, {}, 8, 2), policy);
         Matcher sockets(chain_recipe(1, {{"socket", 2}}, 4, 1), policy);
         std::vector<std::string> expected = choices(flat, requests);
         EXPECT_EQ(choices(sockets, requests), expected) << policy;
-        for (size_t i = 0; i < expected.size(); ++i) EXPECT_NE(expected[i], "") << policy << " request " << i;
+        EXPECT_NE(expected[0], "") << policy;
         // Full: both refuse the next request.
-        EXPECT_EQ(choices(flat, {{1, 0}}), (std::vector<std::string>{""}));
-        EXPECT_EQ(choices(sockets, {{1, 0}}), (std::vector<std::string>{""}));
+        EXPECT_EQ(choices(flat, {{1, 0}}), (std::vector<std::string>{""})) << policy;
+        EXPECT_EQ(choices(sockets, {{1, 0}}), (std::vector<std::string>{""})) << policy;
     }
 }
 
@@ -116,11 +123,33 @@ TEST(SlotBelow, CancelFreesTheCores) {
     EXPECT_EQ(choices(m, {{2, 0}}), (std::vector<std::string>{"core0 core1 "}));
 }
 
-TEST(SlotBelow, ASlotNeverSpansTwoSockets) {
-    // Unchanged slot semantics: a slot is packed from one vertex's
-    // children, so 3 cores on 2-core sockets do not match.
+TEST(SlotBelow, ASlotSpansSockets) {
+    // 3 cores on 2-core sockets: one slot from both sockets, as on the
+    // flat node (the original packs a slot from one socket's cores, and
+    // then fails to allocate it anyway).
     Matcher m(machine_recipe(1, 1, 2, 2), "low");
-    EXPECT_EQ(m.match(node_slot(3, 0)), "");
+    EXPECT_EQ(choices(m, {{3, 0}, {1, 0}, {1, 0}}), (std::vector<std::string>{"core0 core1 core2 ", "core3 ", ""}));
+}
+
+// The JGF a match prints (`-F jgf`), handed back to partial-cancel: the
+// shared cluster, rack and node on the way are skipped, and the cores of
+// both sockets count on their own socket.
+TEST(SlotBelow, PartialCancelWithThePrintedJgfReleasesEverything) {
+    Matcher m(machine_recipe(1, 1, 2, 2), "low");
+    auto js = parse_jobspec(node_slot(3, 0), m.graph.types());
+    ASSERT_TRUE(js.ok());
+    JgfWriter jgf(false);
+    ASSERT_TRUE(m.traverser->run(*js, MatchOp::kAllocate, 1, jgf).ok());
+    std::ostringstream printed;
+    ASSERT_TRUE(jgf.flush(printed).ok());
+    ASSERT_NE(printed.str().find("\"containment\": \"/c0\""), std::string::npos) << printed.str();  // shared
+
+    auto released = m.traverser->partial_cancel(1, "jgf", printed.str());
+    ASSERT_TRUE(released.ok()) << released.message();
+    EXPECT_TRUE(*released);  // nothing of job 1 left
+    EXPECT_EQ(m.store.describe().find("tags{1"), std::string::npos) << m.store.describe();
+    m.next = 2;
+    EXPECT_EQ(choices(m, {{4, 0}}), (std::vector<std::string>{"core0 core1 core2 core3 "}));
 }
 
 }  // namespace

@@ -7,7 +7,7 @@ set -eu
 PACKAGES="
   build-essential cmake ninja-build pkg-config
   libboost-dev libboost-graph-dev
-  libyaml-cpp-dev nlohmann-json3-dev libreadline-dev libhwloc-dev hwloc-nox libsqlite3-dev
+  libyaml-cpp-dev nlohmann-json3-dev libreadline-dev libhwloc-dev hwloc-nox libsqlite3-dev libexpat1-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev python3 jq graphviz tmux
 "

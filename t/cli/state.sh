@@ -46,6 +46,16 @@ done
 out=$(printf 'save text.db\n' | run)
 expect_contains "save refuses a foreign file" "ERROR: save: text.db" "$out"
 
+# A resumed session keeps this run's --fail-fast and --json (the saved
+# options are the ones that shape the session, not how this run reports).
+printf 'match allocate %s\n' "$J/core.yaml" | run --state ff.db >/dev/null
+out=$(printf 'bogus\nmatch allocate %s\n' "$J/core.yaml" | run --state ff.db --fail-fast)
+status=$?
+expect_eq "--fail-fast on resume: exit" 1 "$status"
+expect_contains "--fail-fast on resume: stopped" "--fail-fast: stopped at input line 1: bogus" "$out"
+out=$(printf 'list\n' | run -f db -L ff.db --json)
+expect_contains "--json on resume" '{"' "$out"
+
 # allocated / available with --summary.
 q=$(printf 'match allocate %s\nallocated 1 --summary\navailable --summary\navailable --at 100000 --summary\nallocated 7\n' "$J/whole-node.yaml" | run)
 expect_contains "allocated counts" "INFO: core=16
