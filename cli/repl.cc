@@ -65,7 +65,7 @@ std::vector<std::string> child_paths(const Session& session, const std::string& 
     for (VertexId parent : g.at_path(word.substr(0, slash)))
         for (EdgeId e : g.out(parent)) {
             if (!g.edge_alive(e) || g.subsystem(e) != dominant) continue;
-            std::string_view path = g.path(g.target(e), dominant);
+            std::string path = g.path(g.target(e), dominant);
             if (!path.empty() && out.size() < kMost) out.emplace_back(path);
         }
     return out;

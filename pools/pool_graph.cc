@@ -12,7 +12,10 @@ public:
 
     VertexId add(VertexId parent, TypeId type, std::string_view basename, const std::string& name, int64_t id,
                  int64_t rank, int64_t size, std::string_view segment) {
-        path_.assign(parent == kNoVertex ? std::string_view() : graph_.path(parent, kContainment));
+        if (parent == kNoVertex)
+            path_.clear();
+        else
+            path_ = graph_.path(parent, kContainment);
         path_ += '/';
         path_ += segment;
         VertexSpec spec;

@@ -86,7 +86,7 @@ void ResourceCollector::edge(const ResourceGraph& graph, EdgeId e, bool) {
         shadow_.resize(e + 1u, 0);
         seen_.resize(e + 1u, false);
     }
-    uint64_t w = graph.marks(e).weight;
+    uint64_t w = graph.weight(e);
     if (!seen_[e] || shadow_[e] != w) weights_changed_ = true;
     seen_[e] = true;
     shadow_[e] = w;

@@ -8,16 +8,16 @@ ResourceGraph::ResourceGraph()
     : types_(make_type_interner()), subsystems_(make_subsystem_interner()) {}
 
 void ResourceGraph::reserve(size_t n, size_t m) {
-    for (auto* col : {&basename_, &name_, &unit_}) col->reserve(n);
-    for (auto* col : {&id_, &uniq_id_, &rank_, &size_}) col->reserve(n);
+    for (auto* col : {&kind_, &name_}) col->reserve(n);
+    for (auto* col : {&id_, &rank_, &size_}) col->reserve(n);
     type_.reserve(n);
     flags_.reserve(n);
     first_path_.reserve(n);
     paths_.reserve(n);
+    by_path_.reserve(n, path_texts());
     for (auto* col : {&out_head_, &out_tail_, &in_head_, &in_tail_}) col->reserve(n);
     edge_src_.reserve(m);
     out_pos_.reserve(m);
-    next_out_pos_.reserve(n);
     edge_dst_.reserve(m);
     edge_sub_.reserve(m);
     marks_.reserve(m);
@@ -25,20 +25,49 @@ void ResourceGraph::reserve(size_t n, size_t m) {
     in_next_.reserve(m);
 }
 
+void ResourceGraph::reserve_type(TypeId t, size_t n) {
+    if (by_type_.size() <= t) by_type_.resize(t + 1u);
+    by_type_[t].reserve(n);
+}
+
+void ResourceGraph::reserve_rank(int64_t rank, size_t n) {
+    if (n == 0) return;  // an empty list would show in the rank counts
+    by_rank_[rank].reserve(n);
+    last_rank_.list = nullptr;
+}
+
+uint32_t ResourceGraph::kind_of(std::string_view basename, std::string_view unit) {
+    // Loaders create runs of one kind: try the last one before hashing.
+    if (!kinds_.empty()) {
+        const Kind& last = kinds_[kind_.empty() ? 0 : kind_.back()];
+        if (strings_.get(last.basename) == basename && strings_.get(last.unit) == unit)
+            return kind_.empty() ? 0 : kind_.back();
+    }
+    Kind k{strings_.intern(basename), strings_.intern(unit)};
+    auto [it, added] = kind_ids_.try_emplace(uint64_t(k.basename) << 32 | k.unit, static_cast<uint32_t>(kinds_.size()));
+    if (added) kinds_.push_back(k);
+    return it->second;
+}
+
 VertexId ResourceGraph::add_vertex(const VertexSpec& spec) {
     auto v = static_cast<VertexId>(type_.size());
     type_.push_back(spec.type);
     flags_.push_back(spec.up ? 0 : kDown);
-    basename_.push_back(strings_.intern(spec.basename));
+    kind_.push_back(kind_of(spec.basename, spec.unit));
     name_.push_back(strings_.intern(spec.name));
-    unit_.push_back(strings_.intern(spec.unit));
     id_.push_back(spec.id);
-    uniq_id_.push_back(spec.uniq_id < 0 ? static_cast<int64_t>(v) : spec.uniq_id);
+    int64_t uniq = spec.uniq_id < 0 ? static_cast<int64_t>(v) : spec.uniq_id;
+    if (!uniq_id_.empty()) {
+        uniq_id_.push_back(uniq);
+    } else if (uniq != static_cast<int64_t>(v)) {
+        uniq_id_.reserve(type_.capacity());
+        for (VertexId u = 0; u < v; ++u) uniq_id_.push_back(u);
+        uniq_id_.push_back(uniq);
+    }
     rank_.push_back(spec.rank);
     size_.push_back(spec.size);
     first_path_.push_back(kNoPath);
     for (auto* col : {&out_head_, &out_tail_, &in_head_, &in_tail_}) col->push_back(kNoEdge);
-    next_out_pos_.push_back(0);
 
     if (by_type_.size() <= spec.type) by_type_.resize(spec.type + 1u);
     by_type_[spec.type].push_back(v);
@@ -60,11 +89,13 @@ EdgeId ResourceGraph::add_edge(VertexId src, VertexId dst, SubsystemId s) {
     marks_.emplace_back();
     out_next_.push_back(kNoEdge);
     in_next_.push_back(kNoEdge);
+    // One past the last live out-edge's position: still increasing along
+    // the list (a dead tail's number may be reused; it is in no list).
+    out_pos_.push_back(out_tail_[src] == kNoEdge ? 0 : out_pos_[out_tail_[src]] + 1);
     append(out_head_[src], out_tail_[src], out_next_, e);
     append(in_head_[dst], in_tail_[dst], in_next_, e);
     ++live_edges_;
-    out_pos_.push_back(next_out_pos_[src]++);
-    if (ChildOrder* order = child_order_of(src)) order->insert(OrderedChild{UINT64_MAX, uniq_id_[dst], e});
+    if (ChildOrder* order = child_order_of(src)) order->insert(OrderedChild{UINT64_MAX, uniq_id(dst), e});
     return e;
 }
 
@@ -93,7 +124,7 @@ void ResourceGraph::remove_edge(EdgeId e) {
     VertexId src = edge_src_[e], dst = edge_dst_[e];
     unlink(out_head_[src], out_tail_[src], out_next_, e);
     unlink(in_head_[dst], in_tail_[dst], in_next_, e);
-    if (ChildOrder* order = child_order_of(src)) order->erase(OrderedChild{marks_[e].weight, uniq_id_[dst], e});
+    if (ChildOrder* order = child_order_of(src)) order->erase(OrderedChild{weight(e), uniq_id(dst), e});
     edge_sub_[e] = kNoId;
     --live_edges_;
 }
@@ -142,45 +173,121 @@ void ResourceGraph::set_property(VertexId v, const std::string& key, const std::
     properties_[v][key] = value;
 }
 
-std::string_view ResourceGraph::path(VertexId v, SubsystemId s) const {
+uint32_t ResourceGraph::find_entry(VertexId v, SubsystemId s) const {
     for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next)
-        if (paths_[p].subsystem == s) return paths_[p].view();
-    return {};
+        if (paths_[p].subsystem == s) return p;
+    return kNoPath;
 }
 
-bool ResourceGraph::has_path(VertexId v, SubsystemId s) const {
-    for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next)
-        if (paths_[p].subsystem == s) return true;
-    return false;
+std::string ResourceGraph::path(VertexId v, SubsystemId s) const {
+    std::string out;
+    uint32_t p = find_entry(v, s);
+    if (p != kNoPath) append_path(p, out);
+    return out;
+}
+
+bool ResourceGraph::has_path(VertexId v, SubsystemId s) const { return find_entry(v, s) != kNoPath; }
+
+void ResourceGraph::append_path(uint32_t p, std::string& out) const {
+    // Iterative (a JGF chain may be deep): collect the entries up to the
+    // first explicit or prefix-less one, then append from the top.
+    uint32_t chain[64];
+    size_t n = 0;
+    std::vector<uint32_t> deep;
+    for (uint32_t q = p; q != kNoPath; q = paths_[q].derived ? paths_[q].prefix : kNoPath) {
+        if (n < 64)
+            chain[n++] = q;
+        else
+            deep.push_back(q);
+    }
+    auto emit = [&](uint32_t q) {
+        const PathEntry& e = paths_[q];
+        if (!e.derived) {
+            out += path_texts_[e.leaf];
+        } else {
+            out += '/';
+            out += strings_.get(e.leaf);
+        }
+    };
+    for (size_t i = deep.size(); i-- > 0;) emit(deep[i]);
+    for (size_t i = n; i-- > 0;) emit(chain[i]);
+}
+
+bool ResourceGraph::path_equals(uint32_t p, std::string_view text) const {
+    while (p != kNoPath) {
+        const PathEntry& e = paths_[p];
+        if (!e.derived) return path_texts_[e.leaf] == text;
+        std::string_view leaf = strings_.get(e.leaf);
+        if (text.size() < leaf.size() + 1) return false;
+        size_t cut = text.size() - leaf.size() - 1;
+        if (text[cut] != '/' || text.substr(cut + 1) != leaf) return false;
+        text = text.substr(0, cut);
+        p = e.prefix;
+    }
+    return text.empty();
+}
+
+uint32_t ResourceGraph::add_entry(uint32_t prefix, uint32_t leaf, SubsystemId s, bool derived) {
+    auto p = static_cast<uint32_t>(paths_.size());
+    paths_.push_back({prefix, leaf, kNoPath, s, derived});
+    return p;
+}
+
+void ResourceGraph::link_entry(VertexId v, uint32_t p) {
+    // Keep the list sorted by subsystem; a replaced entry is unlinked but
+    // kept (other entries may be built on its text).
+    SubsystemId s = paths_[p].subsystem;
+    uint32_t prev = kNoPath, cur = first_path_[v];
+    while (cur != kNoPath && paths_[cur].subsystem < s) prev = cur, cur = paths_[cur].next;
+    if (cur != kNoPath && paths_[cur].subsystem == s) cur = paths_[cur].next;
+    paths_[p].next = cur;
+    if (prev == kNoPath)
+        first_path_[v] = p;
+    else
+        paths_[prev].next = p;
 }
 
 void ResourceGraph::set_path(VertexId v, SubsystemId s, std::string_view text) {
-    std::string_view stored = path_text_.store(text);
-    // Keep the list sorted by subsystem. Walk with indexes, not pointers:
-    // the push_back below may move paths_.
-    uint32_t prev = kNoPath, cur = first_path_[v];
-    while (cur != kNoPath && paths_[cur].subsystem < s) prev = cur, cur = paths_[cur].next;
-    if (cur != kNoPath && paths_[cur].subsystem == s) {
-        paths_[cur].text = stored.data();
-        paths_[cur].length = static_cast<uint32_t>(stored.size());
-        return;
+    // The compact form when the text is an indexed path + "/" + a name.
+    size_t slash = text.rfind('/');
+    if (slash != std::string_view::npos) {
+        std::string_view prefix_text = text.substr(0, slash), leaf = text.substr(slash + 1);
+        uint32_t prefix = kNoPath;
+        bool found = prefix_text.empty();
+        if (!found) {
+            by_path().for_each(prefix_text, [&](VertexId u) {
+                for (uint32_t q = first_path_[u]; q != kNoPath && !found; q = paths_[q].next)
+                    if (path_equals(q, prefix_text)) prefix = q, found = true;
+            });
+        }
+        if (found) {
+            NameId leaf_id = leaf == name(v) ? name_[v] : strings_.intern(leaf);
+            link_entry(v, add_entry(prefix, leaf_id, s, true));
+            return;
+        }
     }
-    auto idx = static_cast<uint32_t>(paths_.size());
-    paths_.push_back({stored.data(), static_cast<uint32_t>(stored.size()), cur, s});
-    if (prev == kNoPath)
-        first_path_[v] = idx;
-    else
-        paths_[prev].next = idx;
+    auto t = static_cast<uint32_t>(path_texts_.size());
+    path_texts_.push_back(path_text_.store(text));
+    link_entry(v, add_entry(kNoPath, t, s, false));
+}
+
+void ResourceGraph::set_path_below(VertexId v, SubsystemId s, VertexId parent, SubsystemId parent_s) {
+    uint32_t prefix = parent == kNoVertex ? kNoPath : find_entry(parent, parent_s);
+    link_entry(v, add_entry(prefix, name_[v], s, true));
 }
 
 void ResourceGraph::index_path(VertexId v, std::string_view text) {
-    // Keys must outlive the index: use the vertex's stored copy when it is
-    // the same text, else store a new one.
-    std::string_view key;
-    for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next)
-        if (paths_[p].view() == text) key = paths_[p].view();
-    if (key.data() == nullptr) key = path_text_.store(text);
-    by_path_.add(key, v);
+    // Keys refer to a path entry: the vertex's own when it has this text,
+    // else a new unlinked one.
+    uint32_t ref = kNoPath;
+    for (uint32_t p = first_path_[v]; p != kNoPath && ref == kNoPath; p = paths_[p].next)
+        if (path_equals(p, text)) ref = p;
+    if (ref == kNoPath) {
+        auto t = static_cast<uint32_t>(path_texts_.size());
+        path_texts_.push_back(path_text_.store(text));
+        ref = add_entry(kNoPath, t, kNoId, false);
+    }
+    by_path_.add_deferred(text, ref, v);
 }
 
 EdgeMarks& ResourceGraph::root_marks(SubsystemId s) {
@@ -196,20 +303,21 @@ const ChildOrder& ResourceGraph::ordered_children(VertexId v) {
     std::unique_ptr<ChildOrder>& order = child_order_[v];
     if (order) return *order;
     order = std::make_unique<ChildOrder>();
-    for (EdgeId e : out(v)) order->insert(OrderedChild{marks_[e].weight, uniq_id_[edge_dst_[e]], e});
+    for (EdgeId e : out(v)) order->insert(OrderedChild{weight(e), uniq_id(edge_dst_[e]), e});
     return *order;
 }
 
-void ResourceGraph::set_weight(EdgeId e, uint64_t weight) {
+void ResourceGraph::set_weight(EdgeId e, uint64_t w) {
     if (ChildOrder* found = child_order_of(edge_src_[e])) {
         ChildOrder& order = *found;
-        auto node = order.extract(OrderedChild{marks_[e].weight, uniq_id_[edge_dst_[e]], e});
+        auto node = order.extract(OrderedChild{weight(e), uniq_id(edge_dst_[e]), e});
         if (!node.empty()) {
-            node.value().weight = weight;
+            node.value().weight = w;
             order.insert(std::move(node));
         }
     }
-    marks_[e].weight = weight;
+    if (weight_.size() <= e) weight_.resize(edge_src_.size(), UINT64_MAX);
+    weight_[e] = w;
 }
 
 EdgeId ResourceGraph::parent_edge(VertexId v, SubsystemId s) const {
@@ -243,6 +351,7 @@ void ResourceGraph::detach_vertices(const std::vector<VertexId>& doomed) {
     std::vector<TypeId> types;
     std::vector<int64_t> ranks;
     std::vector<VertexId> fresh;  // not removed before
+    std::string text;
     for (VertexId v : doomed) {
         if (flags_[v] & kRemoved) continue;
         flags_[v] |= kRemoved;
@@ -253,7 +362,7 @@ void ResourceGraph::detach_vertices(const std::vector<VertexId>& doomed) {
     auto kill = [&](EdgeId e) {
         if (!edge_alive(e)) return;
         VertexId src = edge_src_[e], dst = edge_dst_[e];
-        if (ChildOrder* order = child_order_of(src)) order->erase(OrderedChild{marks_[e].weight, uniq_id_[dst], e});
+        if (ChildOrder* order = child_order_of(src)) order->erase(OrderedChild{weight(e), uniq_id(dst), e});
         edge_sub_[e] = kNoId;
         --live_edges_;
         for (VertexId end : {src, dst})
@@ -264,7 +373,11 @@ void ResourceGraph::detach_vertices(const std::vector<VertexId>& doomed) {
         for (EdgeId e : in(v)) kill(e);
         out_head_[v] = out_tail_[v] = in_head_[v] = in_tail_[v] = kNoEdge;
         child_order_.erase(v);
-        for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next) by_path_.erase(paths_[p].view());
+        for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next) {
+            text.clear();
+            append_path(p, text);
+            by_path_.erase(text, path_texts());
+        }
         first_path_[v] = kNoPath;
         if (name_[v] < name_count_.size() && name_count_[name_[v]] > 0 && --name_count_[name_[v]] == 0)
             --distinct_names_;
@@ -320,11 +433,13 @@ void ResourceGraph::recount_nodes_up() {
 
 size_t ResourceGraph::bytes() const {
     size_t n = num_vertices(), m = edge_src_.size();
-    size_t vertex_cols = n * (sizeof(TypeId) + 1 + 3 * sizeof(NameId) + 4 * sizeof(int64_t) +
-                              sizeof(uint32_t));
-    size_t edge_cols = m * (2 * sizeof(VertexId) + sizeof(SubsystemId) + sizeof(EdgeMarks));
+    size_t vertex_cols = n * (sizeof(TypeId) + 1 + 2 * sizeof(NameId) + sizeof(uint32_t)) + kinds_.capacity() * sizeof(Kind) + id_.bytes() +
+                         rank_.bytes() + size_.bytes() + uniq_id_.capacity() * sizeof(int64_t);
+    size_t edge_cols = m * (2 * sizeof(VertexId) + sizeof(SubsystemId) + sizeof(EdgeMarks) + sizeof(uint32_t)) +
+                       weight_.capacity() * sizeof(uint64_t);
     size_t topo = n * 4 * sizeof(EdgeId) + m * 2 * sizeof(EdgeId);
-    size_t paths = paths_.capacity() * sizeof(PathEntry) + path_text_.bytes();
+    size_t paths = paths_.capacity() * sizeof(PathEntry) + path_text_.bytes() +
+                   path_texts_.capacity() * sizeof(std::string_view);
     size_t indexes = by_path_.bytes() + n * 2 * sizeof(VertexId);
     return vertex_cols + edge_cols + topo + paths + indexes + strings_.bytes();
 }

@@ -26,6 +26,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "resource/compact_column.h"
 #include "resource/interner.h"
 #include "resource/path_index.h"
 #include "utilities/string_pool.h"
@@ -55,11 +56,13 @@ struct VertexSpec {
 // Per-edge scheduling scratch data written by the selection phase and read
 // by the update walk (spec/README.md glossary: needs, exclusive, seq,
 // weight).
+// 16 bytes per edge: `seq` and `exclusive` share a word. The ordered-child
+// weight lives apart (ResourceGraph::weight), set only on edges a job used.
 struct EdgeMarks {
+    EdgeMarks() : seq(0), exclusive(0) {}
     int64_t needs = 0;
-    uint64_t seq = 0;
-    uint64_t weight = UINT64_MAX;
-    bool exclusive = false;
+    uint64_t seq : 63;
+    uint64_t exclusive : 1;
 };
 
 // One entry of a vertex's ordered child index (the "first" policies' child
@@ -80,6 +83,13 @@ struct OrderedChild {
 using ChildOrder = std::set<OrderedChild>;
 
 class ResourceGraph {
+    // The by-path index's view of key texts (path entries).
+    struct PathTexts {
+        const ResourceGraph* g;
+        bool equals(uint32_t p, std::string_view text) const { return g->path_equals(p, text); }
+        void text(uint32_t p, std::string& out) const { g->append_path(p, out); }
+    };
+
 public:
     ResourceGraph();
 
@@ -91,6 +101,9 @@ public:
     // ---- construction -------------------------------------------------
     // Capacity hint for loaders that know the final size.
     void reserve(size_t vertices, size_t edges);
+    // Capacity hints for the by-type list of `t` and the by-rank list of `rank`.
+    void reserve_type(TypeId t, size_t n);
+    void reserve_rank(int64_t rank, size_t n);
     VertexId add_vertex(const VertexSpec& spec);
     // Appends a new edge src->dst in subsystem `s`.
     EdgeId add_edge(VertexId src, VertexId dst, SubsystemId s);
@@ -106,12 +119,12 @@ public:
 
     TypeId type(VertexId v) const { return type_[v]; }
     const std::string& type_name(VertexId v) const { return types_.name(type_[v]); }
-    std::string_view basename(VertexId v) const { return strings_.get(basename_[v]); }
+    std::string_view basename(VertexId v) const { return strings_.get(kinds_[kind_[v]].basename); }
     std::string_view name(VertexId v) const { return strings_.get(name_[v]); }
     NameId name_id(VertexId v) const { return name_[v]; }
-    std::string_view unit(VertexId v) const { return strings_.get(unit_[v]); }
+    std::string_view unit(VertexId v) const { return strings_.get(kinds_[kind_[v]].unit); }
     int64_t id(VertexId v) const { return id_[v]; }
-    int64_t uniq_id(VertexId v) const { return uniq_id_[v]; }
+    int64_t uniq_id(VertexId v) const { return uniq_id_.empty() ? static_cast<int64_t>(v) : uniq_id_[v]; }
     int64_t rank(VertexId v) const { return rank_[v]; }
     int64_t size(VertexId v) const { return size_[v]; }
     bool is_up(VertexId v) const { return !(flags_[v] & kDown); }
@@ -122,18 +135,34 @@ public:
     void set_property(VertexId v, const std::string& key, const std::string& value);
 
     // Per-subsystem paths. `path` is empty when the vertex has none in `s`.
-    std::string_view path(VertexId v, SubsystemId s) const;
+    // Paths are stored as parent entry + last component (a path costs 16
+    // bytes, not its text), so `path` builds the text and returns it by value.
+    std::string path(VertexId v, SubsystemId s) const;
     bool has_path(VertexId v, SubsystemId s) const;
     // Sets (or replaces) the path of `v` in `s`, without touching the
-    // by-path index.
+    // by-path index. Text of the form P + "/" + L where P is an indexed
+    // path is stored in the compact form.
     void set_path(VertexId v, SubsystemId s, std::string_view path);
-    // Registers `v` under `path` in the by-path index (append).
+    // Sets the path of `v` in `s` to the path of `parent` in `parent_s` (the
+    // empty text if it has none, or if `parent` is kNoVertex) + "/" + the
+    // name of `v`: what tree loaders do, without building or searching text.
+    void set_path_below(VertexId v, SubsystemId s, VertexId parent, SubsystemId parent_s);
+    // Registers `v` under `path` in the by-path index (append). Placing
+    // the key in the table waits for the next index operation or
+    // finish_load(), so that a loader's keys are placed in one pass.
     void index_path(VertexId v, std::string_view path);
-    // Calls fn(subsystem, path) in subsystem interning order.
+    // Completes deferred index work (loaders call it when done).
+    void finish_load() { by_path_.place_deferred(path_texts()); }
+    // Calls fn(subsystem, path) in subsystem interning order; `path` is
+    // valid during the call only.
     template <class Fn>
     void for_each_path(VertexId v, Fn&& fn) const {
-        for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next)
-            fn(paths_[p].subsystem, paths_[p].view());
+        std::string text;
+        for (uint32_t p = first_path_[v]; p != kNoPath; p = paths_[p].next) {
+            text.clear();
+            append_path(p, text);
+            fn(paths_[p].subsystem, std::string_view(text));
+        }
     }
 
     // ---- topology --------------------------------------------------------
@@ -158,6 +187,8 @@ public:
     // The ordered child index of `v` (built on first use, kept current).
     const ChildOrder& ordered_children(VertexId v);
     void set_weight(EdgeId e, uint64_t weight);
+    // The ordered-child weight of `e` (UINT64_MAX until set).
+    uint64_t weight(EdgeId e) const { return e < weight_.size() ? weight_[e] : UINT64_MAX; }
 
     // First in-edge of `v` in subsystem `s`, or kNoEdge.
     EdgeId parent_edge(VertexId v, SubsystemId s) const;
@@ -167,8 +198,28 @@ public:
     void set_root(SubsystemId s, VertexId v);
     bool has_root(SubsystemId s) const { return root(s) != kNoVertex; }
 
-    const PathIndex& by_path() const { return by_path_; }
-    std::vector<VertexId> at_path(std::string_view path) const { return by_path_.lookup(path); }
+    // The by-path index, read through the graph's path storage.
+    class PathLookup {
+    public:
+        explicit PathLookup(const ResourceGraph& g) : g_(g) {}
+        template <class Fn>
+        void for_each(std::string_view path, Fn&& fn) const {
+            g_.by_path_.for_each(path, g_.path_texts(), fn);
+        }
+        std::vector<VertexId> lookup(std::string_view path) const {
+            std::vector<VertexId> out;
+            for_each(path, [&](VertexId v) { out.push_back(v); });
+            return out;
+        }
+        bool contains(std::string_view path) const { return g_.by_path_.contains(path, g_.path_texts()); }
+        size_t key_count() const { return g_.by_path_.key_count(g_.path_texts()); }
+        size_t bytes() const { return g_.by_path_.bytes(); }
+
+    private:
+        const ResourceGraph& g_;
+    };
+    PathLookup by_path() const { return PathLookup(*this); }
+    std::vector<VertexId> at_path(std::string_view path) const { return by_path().lookup(path); }
     const std::vector<VertexId>& by_type(TypeId t) const;
     const std::map<int64_t, std::vector<VertexId>>& by_rank() const { return by_rank_; }
     size_t distinct_names() const { return distinct_names_; }
@@ -201,24 +252,47 @@ private:
     // Drops the dead edges from one edge list, keeping the order.
     void drop_dead(EdgeId& head, EdgeId& tail, std::vector<EdgeId>& next);
 
+    // One path of a vertex: either `prefix` entry's text (empty for
+    // kNoPath) + "/" + name `leaf`, or the explicit text path_texts_[leaf].
+    // Entries are never changed once made (a replaced path gets a new one),
+    // so an entry's text is fixed even when others are built on it.
     struct PathEntry {
-        const char* text;
-        uint32_t length;
-        uint32_t next;
+        uint32_t prefix;
+        uint32_t leaf;
+        uint32_t next;  // the vertex's next entry, by subsystem
         SubsystemId subsystem;
-        std::string_view view() const { return {text, length}; }
+        bool derived;
     };
+    uint32_t add_entry(uint32_t prefix, uint32_t leaf, SubsystemId s, bool derived);
+    uint32_t find_entry(VertexId v, SubsystemId s) const;
+    // Links entry `p` as v's path in its subsystem (replacing any).
+    void link_entry(VertexId v, uint32_t p);
+    void append_path(uint32_t p, std::string& out) const;
+    bool path_equals(uint32_t p, std::string_view text) const;
+    PathTexts path_texts() const { return PathTexts{this}; }
 
     Interner types_;
     Interner subsystems_;
     StringPool strings_;
     TextArena path_text_;
+    std::vector<std::string_view> path_texts_;  // explicit path texts (in path_text_)
 
     // vertex columns
     std::vector<TypeId> type_;
     std::vector<uint8_t> flags_;
-    std::vector<NameId> basename_, name_, unit_;
-    std::vector<int64_t> id_, uniq_id_, rank_, size_;
+    std::vector<NameId> name_;
+    // (basename, unit) pairs, shared by the vertices of one kind (a few per
+    // recipe): 4 bytes per vertex instead of 8.
+    struct Kind {
+        NameId basename, unit;
+    };
+    std::vector<uint32_t> kind_;
+    std::vector<Kind> kinds_;
+    std::unordered_map<uint64_t, uint32_t> kind_ids_;
+    uint32_t kind_of(std::string_view basename, std::string_view unit);
+    CompactColumn id_, rank_, size_;
+    // Empty while every uniq_id is the creation index (GRUG, hwloc, ...).
+    std::vector<int64_t> uniq_id_;
     std::vector<uint32_t> first_path_;
     std::vector<PathEntry> paths_;
     std::unordered_map<VertexId, PropertyMap> properties_;
@@ -227,10 +301,10 @@ private:
     std::vector<VertexId> edge_src_, edge_dst_;
     std::vector<SubsystemId> edge_sub_;
     std::vector<EdgeMarks> marks_;
+    std::vector<uint64_t> weight_;  // per edge once a weight is set
     std::vector<EdgeId> out_next_, in_next_;   // next out-/in-edge of the same vertex
     std::vector<EdgeId> out_head_, out_tail_;  // per vertex, in insertion order
     std::vector<uint32_t> out_pos_;            // per edge: see out_position()
-    std::vector<uint32_t> next_out_pos_;       // per vertex
     std::vector<EdgeId> in_head_, in_tail_;
     size_t live_edges_ = 0;
     uint64_t list_steps_ = 0;

@@ -32,6 +32,26 @@ std::string path_prefix(std::string_view p, int uplevel) {
     return out;
 }
 
+// Vertices each recipe vertex generates (MULTIPLY edges only): the same
+// walk as the expansion, on counts only.
+std::vector<double> grug_vertex_counts(const Recipe& recipe) {
+    std::vector<double> count(recipe.vertices.size(), 0);
+    std::vector<char> seen(recipe.vertices.size(), 0);
+    std::function<void(size_t)> visit = [&](size_t r) {
+        seen[r] = 1;
+        for (size_t ei : recipe.out_edges[r]) {
+            const RecipeEdge& e = recipe.edges[ei];
+            if (seen[e.target]) continue;
+            if (recipe.vertices[r].root == 1 && count[r] == 0) count[r] = 1;
+            count[e.target] = e.method() == GenMethod::kMultiply ? count[r] * std::max(e.multi_scale, 0) : 0;
+            visit(e.target);
+        }
+    };
+    for (size_t r = 0; r < recipe.vertices.size(); ++r)
+        if (!seen[r]) visit(r);
+    return count;
+}
+
 class Expander {
 public:
     Expander(const Recipe& recipe, ResourceGraph& graph, const std::function<void(size_t, size_t)>& progress)
@@ -49,6 +69,12 @@ public:
     void run(size_t vertices) {
         total_ = vertices;
         graph_.reserve(vertices, vertices);
+        // The by-type and by-rank lists, sized once instead of doubling.
+        std::vector<double> counts = grug_vertex_counts(recipe_), per_type(graph_.types().size(), 0);
+        for (size_t r = 0; r < counts.size(); ++r) per_type[type_ids_[r]] += counts[r];
+        for (size_t t = 0; t < per_type.size(); ++t) graph_.reserve_type(static_cast<TypeId>(t), static_cast<size_t>(per_type[t]));
+        double nodes = types::kNode < per_type.size() ? per_type[types::kNode] : 0;
+        graph_.reserve_rank(-1, static_cast<size_t>(static_cast<double>(vertices) - nodes));
         std::vector<char> colour(recipe_.vertices.size(), kWhite);
         for (size_t r = 0; r < recipe_.vertices.size(); ++r)
             if (colour[r] == kWhite) visit(r, colour);
@@ -86,11 +112,14 @@ private:
     VertexId make_root(size_t r) {
         SubsystemId s = sub_ids_[r];
         if (graph_.has_root(s)) return graph_.root(s);
+        parent_path_.clear();
         VertexId v = create(r, kNoVertex, 0);
         graph_.set_root(s, v);
         return v;
     }
 
+    // `parent_path_` holds the parent's path in the vertex's subsystem
+    // (read_path(parent, s)); callers read it once per parent.
     VertexId create(size_t r, VertexId parent, int64_t id) {
         const RecipeVertex& rv = recipe_.vertices[r];
         std::string& name = name_buffer_;
@@ -108,11 +137,10 @@ private:
         if (progress_ && (v & 0xffff) == 0) progress_(v, total_);
         SubsystemId s = sub_ids_[r];
         std::string& path = path_buffer_;
-        path.clear();
-        if (parent != kNoVertex) path += read_path(parent, s);
+        path = parent_path_;
         path += "/";
         path += name;
-        graph_.set_path(v, s, path);
+        graph_.set_path_below(v, s, parent, s);
         graph_.index_path(v, path);
         return v;
     }
@@ -131,7 +159,9 @@ private:
         const RecipeEdge& e = recipe_.edges[ei];
         const std::vector<VertexId> sources = gen_[e.source];
         int64_t j = 0;
+        SubsystemId s = sub_ids_[e.target];
         for (VertexId src : sources) {
+            if (e.multi_scale > 0) parent_path_ = read_path(src, s);
             for (int64_t i = 0; i < e.multi_scale; ++i) {
                 VertexId v = create(e.target, src, gen_id(e, i, e.multi_scale, j));
                 graph_.add_edge(src, v, e_sub_ids_[ei]);  // v is new: no edge to reuse
@@ -144,7 +174,7 @@ private:
 
     // Reads a path as the reference's map operator[] does: a missing entry
     // is created empty.
-    std::string_view read_path(VertexId v, SubsystemId s) {
+    std::string read_path(VertexId v, SubsystemId s) {
         if (!graph_.has_path(v, s)) graph_.set_path(v, s, "");
         return graph_.path(v, s);
     }
@@ -159,8 +189,8 @@ private:
                 if (by_path && path_prefix(read_path(v, as), e.as_tgt_uplvl) !=
                                    path_prefix(read_path(src, as), e.as_src_uplvl))
                     continue;
-                std::string path = std::string(read_path(src, es)) + "/" + std::string(graph_.name(v));
-                graph_.set_path(v, es, path);
+                std::string path = read_path(src, es) + "/" + std::string(graph_.name(v));
+                graph_.set_path_below(v, es, src, es);
                 graph_.index_path(v, path);
                 graph_.add_or_reuse_edge(src, v, es);
                 gen_[e.target].push_back(v);
@@ -175,7 +205,7 @@ private:
     std::vector<std::vector<VertexId>> gen_;
     std::deque<int64_t> scales_;
     int64_t node_rank_ = -1;
-    std::string name_buffer_, path_buffer_;  // reused: no allocation per vertex
+    std::string name_buffer_, path_buffer_, parent_path_;  // reused: no allocation per vertex
     const std::function<void(size_t, size_t)>& progress_;
     size_t total_ = 0;
 };
@@ -183,23 +213,8 @@ private:
 }  // namespace
 
 double estimate_grug_vertices(const Recipe& recipe) {
-    // The same walk as the expansion, on counts only.
-    std::vector<double> count(recipe.vertices.size(), 0);
-    std::vector<char> seen(recipe.vertices.size(), 0);
     double vertices = 0;
-    std::function<void(size_t)> visit = [&](size_t r) {
-        seen[r] = 1;
-        for (size_t ei : recipe.out_edges[r]) {
-            const RecipeEdge& e = recipe.edges[ei];
-            if (seen[e.target]) continue;
-            if (recipe.vertices[r].root == 1 && count[r] == 0) count[r] = 1, vertices += 1;
-            count[e.target] = e.method() == GenMethod::kMultiply ? count[r] * std::max(e.multi_scale, 0) : 0;
-            vertices += count[e.target];
-            visit(e.target);
-        }
-    };
-    for (size_t r = 0; r < recipe.vertices.size(); ++r)
-        if (!seen[r]) visit(r);
+    for (double n : grug_vertex_counts(recipe)) vertices += n;
     return vertices;
 }
 

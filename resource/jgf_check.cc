@@ -145,7 +145,7 @@ private:
         auto [it, inserted] = child_keys_.try_emplace(src);
         if (inserted && !created_here(src))
             for (EdgeId e : graph_.out(src))
-                if (graph_.marks(e).weight == UINT64_MAX) it->second.insert(graph_.uniq_id(graph_.target(e)));
+                if (graph_.weight(e) == UINT64_MAX) it->second.insert(graph_.uniq_id(graph_.target(e)));
         return it->second;
     }
 

@@ -44,6 +44,7 @@ Status load_graph(const LoadRequest& request, ResourceGraph& graph, std::vector<
     Status loaded;
     try {
         loaded = load_by_format(request, graph, warnings);
+        graph.finish_load();
     } catch (const std::bad_alloc&) {
         loaded = make_error(Errc::kNoMemory, "out of memory after " + std::to_string(graph.num_vertices()) +
                                                  " vertices while loading " + request.path);

@@ -1,5 +1,7 @@
 #include "resource/path_index.h"
 
+#include <algorithm>
+
 namespace rq {
 
 uint32_t PathIndex::hash_of(std::string_view path) {
@@ -17,91 +19,40 @@ uint32_t PathIndex::hash_of(std::string_view path) {
     return h;
 }
 
-size_t PathIndex::probe(std::string_view path, uint32_t hash) const {
-    size_t mask = slots_.size() - 1;
-    size_t tomb = SIZE_MAX;
-    for (size_t i = hash & mask;; i = (i + 1) & mask) {
-        uint32_t s = slots_[i];
-        if (s == kNone) return tomb != SIZE_MAX ? tomb : i;
-        if (s == kTomb) {
-            if (tomb == SIZE_MAX) tomb = i;
-            continue;
-        }
-        if (keys_[s].hash == hash && keys_[s].view() == path) return i;
-    }
-}
-
-uint32_t PathIndex::find_key(std::string_view path) const {
-    if (slots_.empty()) return kNone;
-    size_t mask = slots_.size() - 1;
-    uint32_t hash = hash_of(path);
-    for (size_t i = hash & mask;; i = (i + 1) & mask) {
-        uint32_t s = slots_[i];
-        if (s == kNone) return kNone;
-        if (s != kTomb && keys_[s].hash == hash && keys_[s].view() == path) return s;
-    }
-}
-
-void PathIndex::grow() {
-    size_t cap = slots_.empty() ? 64 : slots_.size();
-    while (live_keys_ * 2 + 2 > cap) cap *= 2;
-    if (cap == slots_.size()) cap *= 2;
-    std::vector<uint32_t> old;
-    old.swap(slots_);
-    slots_.assign(cap, kNone);
-    used_slots_ = 0;
-    size_t mask = cap - 1;
-    for (uint32_t s : old) {
-        if (s == kNone || s == kTomb) continue;
-        size_t i = keys_[s].hash & mask;
-        while (slots_[i] != kNone) i = (i + 1) & mask;
-        slots_[i] = s;
-        ++used_slots_;
-    }
-}
-
-void PathIndex::add(std::string_view path, Vertex v) {
-    if ((used_slots_ + 1) * 2 > slots_.size()) grow();
-    uint32_t hash = hash_of(path);
-    size_t i = probe(path, hash);
-    auto node = static_cast<uint32_t>(nodes_.size());
-    nodes_.push_back({v, kNone});
-    uint32_t s = slots_[i];
-    if (s != kNone && s != kTomb) {
-        Key& k = keys_[s];
-        if (k.tail == kNone)
-            k.head = node;
-        else
-            nodes_[k.tail].next = node;
-        k.tail = node;
+void PathIndex::append_vertex(Key& key, Vertex v) {
+    if (key.first == kNone) {
+        key.first = v;
         return;
     }
-    if (s == kNone) ++used_slots_;
-    slots_[i] = static_cast<uint32_t>(keys_.size());
-    keys_.push_back({path.data(), static_cast<uint32_t>(path.size()), hash, node, node});
-    ++live_keys_;
+    auto node = static_cast<uint32_t>(nodes_.size());
+    if (key.more == kNone) {
+        nodes_.push_back({v, node});  // a list of one: points at itself
+    } else {
+        nodes_.push_back({v, nodes_[key.more].next});  // new last, before the first
+        nodes_[key.more].next = node;
+    }
+    key.more = node;
 }
 
-bool PathIndex::erase(std::string_view path) {
-    if (slots_.empty()) return false;
-    size_t i = probe(path, hash_of(path));
-    uint32_t s = slots_[i];
-    if (s == kNone || s == kTomb) return false;
-    slots_[i] = kTomb;
-    keys_[s].head = keys_[s].tail = kNone;
-    --live_keys_;
-    return true;
-}
-
-std::vector<PathIndex::Vertex> PathIndex::lookup(std::string_view path) const {
-    std::vector<Vertex> out;
-    for_each(path, [&](Vertex v) { out.push_back(v); });
-    return out;
+std::vector<uint64_t> PathIndex::order_by_hash(const std::vector<uint32_t>& hashes, size_t first) {
+    // A counting sort on the top 12 bits, then a sort of each (cache-sized)
+    // bucket: linear, and no random access over a large array.
+    constexpr int kTop = 12;
+    std::vector<uint32_t> start((size_t(1) << kTop) + 1, 0);
+    for (uint32_t h : hashes) ++start[(h >> (32 - kTop)) + 1];
+    for (size_t b = 1; b < start.size(); ++b) start[b] += start[b - 1];
+    std::vector<uint64_t> order(hashes.size());
+    std::vector<uint32_t> fill(start.begin(), start.end() - 1);
+    for (size_t i = 0; i < hashes.size(); ++i)
+        order[fill[hashes[i] >> (32 - kTop)]++] = uint64_t(hashes[i]) << 32 | static_cast<uint64_t>(first + i);
+    for (size_t b = 0; b + 1 < start.size(); ++b)
+        std::sort(order.begin() + start[b], order.begin() + start[b + 1]);
+    return order;
 }
 
 size_t PathIndex::bytes() const {
     return slots_.capacity() * sizeof(uint32_t) + keys_.capacity() * sizeof(Key) +
-           nodes_.capacity() * sizeof(Node);
+           nodes_.capacity() * sizeof(Node) + deferred_hashes_.capacity() * sizeof(uint32_t);
 }
 
 }  // namespace rq

@@ -5,19 +5,18 @@
 namespace rq {
 
 void ScheduleStore::resize(size_t n) {
-    if (records_.size() < n) records_.resize(n);
-    for (auto& slot : subtree_)
-        if (slot.size() < n) slot.resize(n);
+    records_.resize(n);
+    for (auto& slot : subtree_) slot.resize(n);
 }
 
 VertexSchedule& ScheduleStore::get(VertexId v, int64_t size) {
     if (v >= records_.size()) resize(v + 1u);
-    if (!records_[v]) records_[v] = std::make_unique<VertexSchedule>(size);
-    return *records_[v];
+    if (VertexSchedule* r = records_.get(v)) return *r;
+    return records_.set(v, std::make_unique<VertexSchedule>(size));
 }
 
 void ScheduleStore::clear(VertexId v) {
-    if (v < records_.size()) records_[v].reset();
+    records_.reset(v);
 }
 
 int64_t ScheduleStore::avail(VertexId v, int64_t size, Time at, Time d) const {
@@ -29,14 +28,12 @@ int64_t ScheduleStore::avail(VertexId v, int64_t size, Time at, Time d) const {
 
 SubtreePlan& ScheduleStore::set_subtree(VertexId v, size_t slot, MultiPlanner plan) {
     if (subtree_.size() <= slot) subtree_.resize(slot + 1u);
-    if (subtree_[slot].size() < records_.size()) subtree_[slot].resize(records_.size());
-    if (subtree_[slot].size() <= v) subtree_[slot].resize(v + 1u);
-    subtree_[slot][v] = std::make_unique<SubtreePlan>(SubtreePlan{std::move(plan), {}});
-    return *subtree_[slot][v];
+    subtree_[slot].resize(records_.size());
+    return subtree_[slot].set(v, std::make_unique<SubtreePlan>(SubtreePlan{std::move(plan), {}}));
 }
 
 void ScheduleStore::drop_subtree(VertexId v, size_t slot) {
-    if (slot < subtree_.size() && v < subtree_[slot].size()) subtree_[slot][v].reset();
+    if (slot < subtree_.size()) subtree_[slot].reset(v);
 }
 
 namespace {
@@ -60,7 +57,7 @@ void describe_map(std::ostringstream& out, const char* what, const Map& m) {
 std::string ScheduleStore::describe() const {
     std::ostringstream out;
     for (size_t v = 0; v < records_.size(); ++v) {
-        const VertexSchedule* r = records_[v].get();
+        const VertexSchedule* r = records_.get(v);
         if (r != nullptr) {
             out << "v" << v;
             describe_planner(out, "plan", r->plan);

@@ -18,6 +18,7 @@
 #include "resource/job_map.h"
 #include "resource/multi_planner.h"
 #include "resource/planner.h"
+#include "resource/vertex_slots.h"
 
 namespace rq {
 
@@ -69,8 +70,8 @@ public:
     void resize(size_t n);
     size_t size() const { return records_.size(); }
 
-    const VertexSchedule* find(VertexId v) const { return v < records_.size() ? records_[v].get() : nullptr; }
-    VertexSchedule* find(VertexId v) { return v < records_.size() ? records_[v].get() : nullptr; }
+    const VertexSchedule* find(VertexId v) const { return records_.get(v); }
+    VertexSchedule* find(VertexId v) { return records_.get(v); }
     // The record of `v`, created with a planner of capacity `size` if absent.
     VertexSchedule& get(VertexId v, int64_t size);
     // Drops the record (vertex cleared by `remove`).
@@ -82,10 +83,10 @@ public:
 
     // Subtree plans per subsystem slot (the matcher's subsystem index).
     SubtreePlan* subtree(VertexId v, size_t slot) {
-        return slot < subtree_.size() && v < subtree_[slot].size() ? subtree_[slot][v].get() : nullptr;
+        return slot < subtree_.size() ? subtree_[slot].get(v) : nullptr;
     }
     const SubtreePlan* subtree(VertexId v, size_t slot) const {
-        return slot < subtree_.size() && v < subtree_[slot].size() ? subtree_[slot][v].get() : nullptr;
+        return slot < subtree_.size() ? subtree_[slot].get(v) : nullptr;
     }
     SubtreePlan& set_subtree(VertexId v, size_t slot, MultiPlanner plan);
     void drop_subtree(VertexId v, size_t slot);
@@ -96,8 +97,8 @@ public:
     std::string describe() const;
 
 private:
-    std::vector<std::unique_ptr<VertexSchedule>> records_;
-    std::vector<std::vector<std::unique_ptr<SubtreePlan>>> subtree_;
+    VertexSlots<VertexSchedule> records_;
+    std::vector<VertexSlots<SubtreePlan>> subtree_;
 };
 
 }  // namespace rq

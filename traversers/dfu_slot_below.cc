@@ -78,7 +78,7 @@ void DfuTraverser::explore_below(VertexId u, const std::vector<JobResource>& sha
     collect_members(u, shape, members);
     if (policy_.stop_on_first) {
         auto key = [this](EdgeId e) {
-            return OrderedChild{graph_.marks(e).weight, graph_.uniq_id(graph_.target(e)), e};
+            return OrderedChild{graph_.weight(e), graph_.uniq_id(graph_.target(e)), e};
         };
         std::sort(members.begin(), members.end(), [&](EdgeId a, EdgeId b) { return key(a) < key(b); });
     }
