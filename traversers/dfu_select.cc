@@ -4,6 +4,7 @@
 #include "utilities/saturating.h"
 
 #include "traversers/dfu.h"
+#include "traversers/early_stop.h"
 
 namespace rq {
 
@@ -278,44 +279,17 @@ bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<Job
 
     // Early stop (§4.4): children by descending weight, stop once every
     // listed type has `multiplier` shares.
-    struct Tally {
-        TypeId type;
-        int64_t per_share, prev = 0, acc = 0, shares = 0;
-        bool satisfied = false;
-    };
-    std::vector<Tally> tallies;
-    for (const JobResource& r : list) tallies.push_back({r.type, effective_max(r)});
-    auto satisfied_type = [&](TypeId t) {
-        for (auto& tally : tallies)
-            if (tally.type == t && tally.satisfied) return true;
-        return false;
-    };
+    EarlyStop early_stop(list, multiplier);
     // Selection never reweights; building other vertices' indexes while we
     // iterate leaves this one (a node-based map entry) in place.
     const ChildOrder& children = graph_.ordered_children(u);
     for (const OrderedChild& child : children) {
         EdgeId e = child.edge;
         VertexId v = graph_.target(e);
-        if (graph_.subsystem(e) != s || colour(0, v) != kWhite || satisfied_type(graph_.type(v))) continue;
+        if (graph_.subsystem(e) != s || colour(0, v) != kWhite || early_stop.satisfied(graph_.type(v))) continue;
         if (pristine && cannot_hold(v, list)) continue;
         if (!visit(e)) continue;
-        for (auto& tally : tallies) {
-            int64_t total = scores.total_count(s, tally.type);
-            if (total > tally.prev) {
-                tally.acc += total - tally.prev;
-                tally.prev = total;
-                if (tally.per_share > 0 && tally.acc >= tally.per_share) {
-                    tally.shares += 1;
-                    tally.acc = 0;
-                }
-            }
-        }
-        bool all = true;
-        for (auto& tally : tallies) {
-            if (tally.per_share == 0 || tally.shares >= multiplier) tally.satisfied = true;
-            all = all && tally.satisfied;
-        }
-        if (all) break;
+        if (early_stop.update(scores, s)) break;
     }
     return any;
 }

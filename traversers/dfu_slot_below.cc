@@ -24,6 +24,7 @@
 #include <algorithm>
 
 #include "traversers/dfu.h"
+#include "traversers/early_stop.h"
 
 namespace rq {
 
@@ -83,20 +84,10 @@ void DfuTraverser::explore_below(VertexId u, const std::vector<JobResource>& sha
         std::sort(members.begin(), members.end(), [&](EdgeId a, EdgeId b) { return key(a) < key(b); });
     }
     // Early stop (§4.4), as explore_down() does over a vertex's children.
-    struct Tally {
-        TypeId type;
-        int64_t per_share, prev = 0, acc = 0, shares = 0;
-        bool satisfied = false;
-    };
-    std::vector<Tally> tallies;
-    for (const JobResource& r : shape) tallies.push_back({r.type, effective_max(r)});
+    EarlyStop early_stop(shape, multiplier);
     for (EdgeId e : members) {
         VertexId v = graph_.target(e);
-        if (policy_.stop_on_first) {
-            bool satisfied = false;
-            for (const Tally& tally : tallies) satisfied = satisfied || (tally.type == graph_.type(v) && tally.satisfied);
-            if (satisfied) continue;
-        }
+        if (policy_.stop_on_first && early_stop.satisfied(graph_.type(v))) continue;
         bool x_child = true;
         if (!dom_dfv(v, shape, false, x_child, scores)) continue;
         int64_t c = scores.avail;
@@ -107,18 +98,7 @@ void DfuTraverser::explore_below(VertexId u, const std::vector<JobResource>& sha
         group.edges.push_back({c, c, x_child, e});
         scores.add(s, graph_.type(v), std::move(group));
         if (!policy_.stop_on_first) continue;
-        bool all = true;
-        for (Tally& tally : tallies) {
-            int64_t total = scores.total_count(s, tally.type);
-            if (total > tally.prev) {
-                tally.acc += total - tally.prev;
-                tally.prev = total;
-                if (tally.per_share > 0 && tally.acc >= tally.per_share) tally.shares += 1, tally.acc = 0;
-            }
-            if (tally.per_share == 0 || tally.shares >= multiplier) tally.satisfied = true;
-            all = all && tally.satisfied;
-        }
-        if (all) break;
+        if (early_stop.update(scores, s)) break;
     }
 }
 
