@@ -1,4 +1,5 @@
 #include "reapi/calls.h"
+#include "reapi/raw_op.h"
 
 #include <chrono>
 #include <cstdlib>
@@ -174,7 +175,7 @@ int match(reapi_cli_ctx& c, int op, const char* jobspec, const uint64_t* given_i
         (given_id == nullptr && jobid == nullptr))
         return null_argument(c, "match");
     if (!c.session) return uninitialized(c, "match");
-    if (!match_op_valid(static_cast<match_op_t>(op)))
+    if (!valid_match_op(op))
         return fail(c, EINVAL, "match: ERROR: invalid match op " + std::to_string(op));
     Session& s = *c.session;
     record(c, make_call(given_id ? Call::kMatchWithId : Call::kMatch, given_id ? *given_id : 0, share(c, jobspec),
@@ -214,7 +215,7 @@ int match_all(reapi_cli_ctx& c, int op, const char* const* jobspecs, size_t n, u
     for (size_t i = 0; i < n; ++i)
         if (jobspecs[i] == nullptr) return null_argument(c, "match_all");
     if (!c.session) return uninitialized(c, "match_all");
-    if (!match_op_valid(static_cast<match_op_t>(op)))
+    if (!valid_match_op(op))
         return fail(c, EINVAL, "match_all: ERROR: invalid match op " + std::to_string(op));
     Session& s = *c.session;
     Call call = make_call(Call::kMatchAll, 0, nullptr, false, 0, op);

@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "reapi/raw_op.h"
+
 namespace {
 
 const char* const kNames[] = {"error",          "allocate",           "allocate_with_satisfiability",
@@ -14,9 +16,12 @@ const char* const kNames[] = {"error",          "allocate",           "allocate_
 
 extern "C" {
 
-bool match_op_valid(match_op_t op) { return op > MATCH_UNKNOWN && op < END_MATCH_OP_T; }
+bool match_op_valid(match_op_t op) { return rq::reapi::valid_match_op(rq::reapi::raw_match_op(op)); }
 
-const char* match_op_to_string(match_op_t op) { return match_op_valid(op) ? kNames[op] : "error"; }
+const char* match_op_to_string(match_op_t op) {
+    const int raw = rq::reapi::raw_match_op(op);
+    return rq::reapi::valid_match_op(raw) ? kNames[raw] : "error";
+}
 
 match_op_t match_op_from_string(const char* str) {
     if (str == nullptr) return MATCH_UNKNOWN;

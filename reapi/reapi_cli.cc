@@ -11,6 +11,7 @@
 #include <new>
 
 #include "reapi/calls.h"
+#include "reapi/raw_op.h"
 
 using rq::reapi::Call;
 using rq::reapi::Guard;
@@ -61,7 +62,7 @@ reapi_cli_ctx_t* reapi_cli_clone(reapi_cli_ctx_t* ctx) {
 int reapi_cli_match(reapi_cli_ctx_t* ctx, match_op_t match_op, const char* jobspec, uint64_t* jobid,
                     bool* reserved, char** R, int64_t* at, double* ov) {
     return Guard(ctx, "match").run([&](reapi_cli_ctx& c) {
-        return rq::reapi::match(c, match_op, jobspec, nullptr, jobid, reserved, R, at, ov);
+        return rq::reapi::match(c, rq::reapi::raw_match_op(match_op), jobspec, nullptr, jobid, reserved, R, at, ov);
     });
 }
 
@@ -69,7 +70,7 @@ int reapi_cli_match_with_jobid(reapi_cli_ctx_t* ctx, match_op_t match_op, const 
                                bool* reserved, char** R, int64_t* at, double* ov) {
     return Guard(ctx, "match").run([&](reapi_cli_ctx& c) {
         uint64_t id = jobid;
-        return rq::reapi::match(c, match_op, jobspec, &id, nullptr, reserved, R, at, ov);
+        return rq::reapi::match(c, rq::reapi::raw_match_op(match_op), jobspec, &id, nullptr, reserved, R, at, ov);
     });
 }
 
@@ -209,7 +210,7 @@ int reapi_cli_match_all(reapi_cli_ctx_t* ctx, match_op_t match_op, const char* c
                         uint64_t* jobids, bool* reserved, char** R, int64_t* at, double* ov,
                         size_t* failed_index) {
     return Guard(ctx, "match_all").run([&](reapi_cli_ctx& c) {
-        return rq::reapi::match_all(c, match_op, jobspecs, n, jobids, reserved, R, at, ov, failed_index);
+        return rq::reapi::match_all(c, rq::reapi::raw_match_op(match_op), jobspecs, n, jobids, reserved, R, at, ov, failed_index);
     });
 }
 
