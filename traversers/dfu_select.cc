@@ -233,13 +233,7 @@ bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<Job
         VertexId v = graph_.target(e);
         bool x_child = x;
         if (!dom_dfv(v, list, pristine, x_child, scores)) return false;
-        int64_t c = scores.avail;
-        EGroup group;
-        group.score = scores.score;
-        group.count = c;
-        group.exclusive = x_child;
-        group.edges.push_back({c, c, x_child, e});
-        scores.add(s, graph_.type(v), std::move(group));
+        scores.add(s, graph_.type(v), EGroup::of_child(scores.score, scores.avail, x_child, e));
         any = true;
         return true;
     };

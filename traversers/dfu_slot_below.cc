@@ -90,13 +90,7 @@ void DfuTraverser::explore_below(VertexId u, const std::vector<JobResource>& sha
         if (policy_.stop_on_first && early_stop.satisfied(graph_.type(v))) continue;
         bool x_child = true;
         if (!dom_dfv(v, shape, false, x_child, scores)) continue;
-        int64_t c = scores.avail;
-        EGroup group;
-        group.score = scores.score;
-        group.count = c;
-        group.exclusive = x_child;
-        group.edges.push_back({c, c, x_child, e});
-        scores.add(s, graph_.type(v), std::move(group));
+        scores.add(s, graph_.type(v), EGroup::of_child(scores.score, scores.avail, x_child, e));
         if (!policy_.stop_on_first) continue;
         if (early_stop.update(scores, s)) break;
     }

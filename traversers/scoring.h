@@ -33,6 +33,17 @@ struct EGroup {
     boost::container::small_vector<EdgeEntry, 1> edges;
 
     bool qualified() const { return score > 0; }
+
+    // The egroup of one child a visit scored: its score, all it has
+    // available, selected through the one edge to it.
+    static EGroup of_child(int64_t score, int64_t avail, bool exclusive, EdgeId e) {
+        EGroup group;
+        group.score = score;
+        group.count = avail;
+        group.exclusive = exclusive;
+        group.edges.push_back({avail, avail, exclusive, e});
+        return group;
+    }
 };
 
 // "a is ordered before b" on egroups (policies.md §2: greater/less/...).
