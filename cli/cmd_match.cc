@@ -85,7 +85,7 @@ Attempt match_one(Session& s, MatchOp op, const std::string& path) {
         return Attempt::kFailed;
     }
     if (m.attempted) s.out() << m.R;
-    if (m.consumes_id) ++s.next_jobid;
+    if (m.consumes_id) s.next_jobid = jobid_after(s.next_jobid);
 
     Errc code = m.code;
     if (op == MatchOp::kSatisfiability) {

@@ -2,6 +2,7 @@
 // (pools/). Thin: parsing, matching and printing live in pools/.
 #include <iostream>
 
+#include "session/operations.h"
 #include "cli/command_table.h"
 #include "pools/env_writer.h"
 #include "pools/local_detect.h"
@@ -119,7 +120,7 @@ Next cmd_request(Session& s, const Args& args) {
         std::cerr << "request: ERROR: match writer emit: " << errc_text(written.code()) << std::endl;
         writer->reset();
     }
-    ++s.next_jobid;
+    s.next_jobid = jobid_after(s.next_jobid);
     s.out() << kRule << "INFO: JOBID=" << jobid << "\n"
             << "INFO: RESOURCES=" << (found->at == 0 ? "ALLOCATED" : "RESERVED") << "\n"
             << "INFO: SCHEDULED AT=" << (found->at == 0 ? std::string("Now") : std::to_string(found->at)) << "\n"

@@ -182,7 +182,7 @@ int match(reapi_cli_ctx& c, int op, const char* jobspec, const uint64_t* given_i
                         false, 0, op));
     const int64_t id = given_id ? static_cast<int64_t>(*given_id) : next_match_jobid(s);
     MatchOutcome m = match_jobspec(s, to_match_op(op), jobspec, id, "");
-    if (m.consumes_id && given_id == nullptr) ++s.next_jobid;
+    if (m.consumes_id && given_id == nullptr) s.next_jobid = jobid_after(s.next_jobid);
     // A failed match changes nothing but the counter (which clone copies):
     // no need to replay it.
     if (m.code != Errc::kOk) c.history.pop_back();
@@ -229,7 +229,7 @@ int match_all(reapi_cli_ctx& c, int op, const char* const* jobspecs, size_t n, u
     for (size_t i = 0; i < n; ++i) {
         const int64_t id = next_match_jobid(s);
         MatchOutcome m = match_jobspec(s, to_match_op(op), jobspecs[i], id, "");
-        if (m.consumes_id) ++s.next_jobid;
+        if (m.consumes_id) s.next_jobid = jobid_after(s.next_jobid);
         if (!m.message.empty()) c.err_msg += m.message + "\n";
         if (m.code != Errc::kOk) {
             // All or nothing: release the ones before, forget their ids.

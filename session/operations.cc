@@ -46,7 +46,7 @@ Result<Jobspec> cached_parse(Session& s, const std::string& text) {
 }  // namespace
 
 int64_t next_match_jobid(Session& s) {
-    while (s.is_live(s.next_jobid)) ++s.next_jobid;
+    while (s.is_live(s.next_jobid) && s.next_jobid < INT64_MAX) ++s.next_jobid;
     return s.next_jobid;
 }
 
@@ -156,7 +156,7 @@ UpdateOutcome update_job(Session& s, const std::string& reader, const std::strin
         s.max_match_time = std::max(s.max_match_time, seconds);
         s.total_match_time += seconds;
     }
-    s.next_jobid = jobid + 1;
+    s.next_jobid = jobid_after(jobid);
     out.ok = result.ok();
     return out;
 }

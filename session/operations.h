@@ -18,6 +18,9 @@ namespace rq {
 // match must never share an id with a live job (one cancel would then
 // release both). Amortised: the counter only moves forward here.
 int64_t next_match_jobid(Session& s);
+// The counter after job id `id` was taken. Saturates: an `update` may name
+// the largest id, and the counter must not overflow past it.
+inline int64_t jobid_after(int64_t id) { return id < INT64_MAX ? id + 1 : INT64_MAX; }
 
 struct MatchOutcome {
     Errc code = Errc::kOk;       // kOk or why the match failed
