@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "resource/graph_text_test_util.h"
 #include "resource/loader.h"
 #include "utilities/file.h"
 #include "utilities/sanitized.h"
@@ -28,18 +29,6 @@ std::vector<fs::path> recipes() {
     }
     std::sort(out.begin(), out.end());
     return out;
-}
-
-std::string jgf_of(const ResourceGraph& g) {
-    std::ostringstream out;
-    write_jgf(g, out);
-    return out.str();
-}
-
-std::string graphml_of(const ResourceGraph& g) {
-    std::ostringstream out;
-    write_graphml(g, out);
-    return out.str();
 }
 
 // Units are the one attribute a JGF load does not keep (pinned: the
@@ -71,14 +60,6 @@ std::string without_units(const std::string& text) {
 }
 
 // "" if equal, else the first difference with some context.
-std::string difference(const std::string& a, const std::string& b) {
-    if (a == b) return "";
-    size_t i = 0;
-    while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
-    size_t from = i < 80 ? 0 : i - 80;
-    return "at " + std::to_string(i) + ":\n  " + a.substr(from, 200) + "\n  " + b.substr(from, 200);
-}
-
 TEST(GraphExport, JgfOfEveryRecipeLoadsBackToTheSameGraph) {
     auto paths = recipes();
     ASSERT_GE(paths.size(), 10u);

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "resource/graph_export.h"
+#include "resource/graph_text_test_util.h"
 #include "resource/loader.h"
 #include "utilities/file.h"
 #include "utilities/sanitized.h"
@@ -48,26 +49,6 @@ std::vector<Source> sources() {
     add_files(out, data / "hwloc-data", "hwloc", true, [](const fs::path& p) { return p.extension() == ".xml"; });
     std::sort(out.begin(), out.end(), [](const Source& a, const Source& b) { return a.path < b.path; });
     return out;
-}
-
-std::string graphml_of(const ResourceGraph& g) {
-    std::ostringstream out;
-    write_graphml(g, out);
-    return out.str();
-}
-
-std::string jgf_of(const ResourceGraph& g) {
-    std::ostringstream out;
-    write_jgf(g, out);
-    return out.str();
-}
-
-std::string difference(const std::string& a, const std::string& b) {
-    if (a == b) return "";
-    size_t i = 0;
-    while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
-    size_t from = i < 80 ? 0 : i - 80;
-    return "at " + std::to_string(i) + ":\n  " + a.substr(from, 200) + "\n  " + b.substr(from, 200);
 }
 
 Status reload(const std::string& text, ResourceGraph& g) {
