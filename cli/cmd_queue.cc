@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli/command_table.h"
+#include "pools/pool_matcher.h"
 #include "pools/request.h"
 #include "queue/replay.h"
 #include "utilities/file.h"
@@ -69,7 +70,9 @@ Next queue_error(const std::string& what, const std::string& message) {
 // The job's shape: a jobspec FILE, or `request ITEMS...` (a pool request in
 // the syntax of the `request` command, README "Resource pools").
 Status shape_job(Session& s, const Args& args, size_t i, int64_t duration, queue::QueueJob& job, std::string& what) {
-    if (args[i] == "request" && i + 1 < args.size()) {
+    if (args[i] == "request" && i + 1 == args.size())
+        return make_error(Errc::kInvalid, "request needs ITEMS, such as cpus=4 (a file named request: ./request)");
+    if (args[i] == "request") {
         std::string text;
         for (size_t k = i + 1; k < args.size(); ++k) text += (k > i + 1 ? " " : "") + args[k];
         what = "request " + text;
@@ -77,6 +80,12 @@ Status shape_job(Session& s, const Args& args, size_t i, int64_t duration, queue
             return make_error(Errc::kInvalid, "pool requests need containment as the dominant subsystem (-S CA, C+...)");
         auto request = pools::parse_request(text);
         if (!request) return request.error();
+        // The queue rejects what can never fit; ask first to say why.
+        if (!s.pool_matcher)
+            s.pool_matcher = std::make_unique<pools::PoolMatcher>(*s.graph, *s.store, s.traverser->prune_spec());
+        auto sat = s.pool_matcher->find(*request, pools::PoolOp::kSatisfiability, 1);
+        if (!sat && sat.code() == Errc::kUnsatisfiable)
+            return make_error(Errc::kUnsatisfiable, what + ": " + sat.message());
         job.pool = std::make_shared<const pools::Request>(std::move(*request));
         job.jobspec = std::make_shared<Jobspec>();
         job.estimate = duration < 0 ? 3600 : duration;
