@@ -96,11 +96,15 @@ Status Simulator::add_queue(JqmQueue q, const PolicyDefaults& defaults) {
     next.queues.push_back(std::move(q));
     auto policies = resolve_queue_policies(next, defaults);
     if (!policies) return policies.error();
-    if (runs_multi_queue_passes(next))
-        for (auto& [id, job] : jobs_)
-            if (next.find(job.queue) == nullptr)
-                return make_error(Errc::kInvalid, "job " + std::to_string(id) + " is in undeclared queue '" + job.queue +
-                                                      "'; with several policies every job needs a declared queue");
+    if (runs_multi_queue_passes(next)) {
+        const QueueJob* first = nullptr;  // the lowest id, for a stable message
+        for (auto& entry : jobs_)
+            if (next.find(entry.second.queue) == nullptr && (first == nullptr || entry.first < first->id))
+                first = &entry.second;
+        if (first != nullptr)
+            return make_error(Errc::kInvalid, "job " + std::to_string(first->id) + " is in undeclared queue '" +
+                                                  first->queue + "'; with several policies every job needs a declared queue");
+    }
     set_queues(std::move(next), std::move(*policies));
     return ok_status();
 }
@@ -108,10 +112,12 @@ Status Simulator::add_queue(JqmQueue q, const PolicyDefaults& defaults) {
 Status Simulator::add_queue_manager(const std::string& name, ResourceManager m) {
     auto it = std::find_if(jqm_.queues.begin(), jqm_.queues.end(), [&](const JqmQueue& q) { return q.name == name; });
     if (it == jqm_.queues.end()) return make_error(Errc::kNotFound, "no queue '" + name + "'");
+    int64_t first = -1;  // the lowest id, for a stable message
     for (auto& entry : jobs_)
-        if (entry.second.queue == name)
-            return make_error(Errc::kInvalid, "queue " + name + " has jobs (job " + std::to_string(entry.first) +
-                                                  "); add its managers before the first submit to it");
+        if (entry.second.queue == name && (first < 0 || entry.first < first)) first = entry.first;
+    if (first >= 0)
+        return make_error(Errc::kInvalid, "queue " + name + " has jobs (job " + std::to_string(first) +
+                                              "); add its managers before the first submit to it");
     JqmQueue next = *it;
     next.pools = nullptr;  // rebuilt on first use with the new manager
     Status added = add_manager(next, std::move(m));
