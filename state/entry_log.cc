@@ -1,12 +1,25 @@
 // EntryLog (state/journal.h): journal entries in compact storage.
 //
-// An entry is encoded as: the line (length, bytes), the inputs (count,
-// then per input the path's id in paths_ and blob + 1), the timing
-// (length, bytes) and the touched jobs (count, then each id as a zigzag
-// delta from the previous one). Numbers are LEB128 varints.
+// An entry is encoded as: the line, the inputs (count, then per input the
+// path's id in paths_ and blob + 1), the timing and the touched jobs
+// (count, then each id as a zigzag delta from the previous one). Numbers
+// are LEB128 varints.
+//
+// The line is `length << 1` and the bytes, or, when it repeats the last
+// line written out in full (scripts send the same `match` thousands of
+// times), `position << 1 | 1` with the position of that line's entry.
+// The timing (state/session_state.cc, "%a %a %a N" then " id:%a" per job)
+// is `count << 1 | 1` and the binary numbers when its text is exactly what
+// those numbers print as (3 doubles, N, then per job a zigzag id delta and
+// a double), which is ~40 bytes instead of ~100; otherwise `length << 1`
+// and the text.
 #include "state/journal.h"
 
 #include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 namespace rq::state {
 
@@ -32,16 +45,109 @@ uint64_t get(const char*& p) {
 uint64_t zigzag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
 int64_t unzigzag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
 
-void put_text(std::string& out, const std::string& text) {
-    put(out, text.size());
-    out += text;
+// The line written out in full at `p` (an entry's start).
+std::string line_at(const char* p) {
+    uint64_t n = get(p) >> 1;
+    return std::string(p, n);
 }
 
-std::string get_text(const char*& p) {
-    size_t n = get(p);
-    std::string text(p, n);
-    p += n;
-    return text;
+void put_double(std::string& out, double v) {
+    char raw[sizeof v];
+    std::memcpy(raw, &v, sizeof v);
+    out.append(raw, sizeof v);
+}
+
+double get_double(const char*& p) {
+    double v;
+    std::memcpy(&v, p, sizeof v);
+    p += sizeof v;
+    return v;
+}
+
+// The numbers of a timing text, in the form state/session_state.cc prints.
+struct Timing {
+    double min = 0, max = 0, total = 0;
+    int64_t timed = 0;
+    std::vector<std::pair<int64_t, double>> overheads;
+
+    std::string text() const {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%a %a %a %" PRId64, min, max, total, timed);
+        std::string out = buf;
+        for (auto& [id, overhead] : overheads) {
+            std::snprintf(buf, sizeof buf, " %" PRId64 ":%a", id, overhead);
+            out += buf;
+        }
+        return out;
+    }
+};
+
+// Parses `text` as a Timing that prints back to exactly `text`.
+bool parse_timing(const std::string& text, Timing& t) {
+    if (text.empty()) return false;
+    const char* p = text.c_str();
+    char* end = nullptr;
+    auto number = [&](double& v) {
+        v = std::strtod(p, &end);
+        if (end == p) return false;
+        p = end;
+        return true;
+    };
+    auto integer = [&](int64_t& v) {
+        v = std::strtoll(p, &end, 10);
+        if (end == p) return false;
+        p = end;
+        return true;
+    };
+    if (!number(t.min) || !number(t.max) || !number(t.total) || !integer(t.timed)) return false;
+    while (*p == ' ') {
+        std::pair<int64_t, double> item;
+        if (!integer(item.first) || *p++ != ':' || !number(item.second)) return false;
+        t.overheads.push_back(item);
+    }
+    return *p == '\0' && t.text() == text;
+}
+
+void put_timing(std::string& out, const std::string& text) {
+    Timing t;
+    if (!parse_timing(text, t)) {
+        put(out, uint64_t(text.size()) << 1);
+        out += text;
+        return;
+    }
+    put(out, uint64_t(t.overheads.size()) << 1 | 1);
+    put_double(out, t.min);
+    put_double(out, t.max);
+    put_double(out, t.total);
+    put(out, zigzag(t.timed));
+    int64_t prev = 0;
+    for (auto& [id, overhead] : t.overheads) {
+        put(out, zigzag(static_cast<int64_t>(static_cast<uint64_t>(id) - static_cast<uint64_t>(prev))));
+        prev = id;
+        put_double(out, overhead);
+    }
+}
+
+std::string get_timing(const char*& p) {
+    uint64_t tag = get(p);
+    if ((tag & 1) == 0) {
+        std::string text(p, tag >> 1);
+        p += tag >> 1;
+        return text;
+    }
+    Timing t;
+    t.min = get_double(p);
+    t.max = get_double(p);
+    t.total = get_double(p);
+    t.timed = unzigzag(get(p));
+    t.overheads.resize(tag >> 1);
+    int64_t prev = 0;
+    for (auto& [id, overhead] : t.overheads) {
+        id = static_cast<int64_t>(static_cast<uint64_t>(prev) + static_cast<uint64_t>(unzigzag(get(p))));
+        prev = id;
+        overhead = get_double(p);
+    }
+    return t.text();
 }
 
 }  // namespace
@@ -67,13 +173,19 @@ void EntryLog::append(const std::string& bytes, size_t i) {
 
 void EntryLog::push_back(const Entry& e) {
     std::string bytes;
-    put_text(bytes, e.line);
+    const bool repeat = has_last_line_ && e.line == last_line_;
+    if (repeat) {
+        put(bytes, last_line_at_ << 1 | 1);
+    } else {
+        put(bytes, uint64_t(e.line.size()) << 1);
+        bytes += e.line;
+    }
     put(bytes, e.inputs.size());
     for (const Input& in : e.inputs) {
         put(bytes, path_id(in.path));
         put(bytes, static_cast<uint64_t>(in.blob + 1));
     }
-    put_text(bytes, e.timing);
+    put_timing(bytes, e.timing);
     put(bytes, e.touched_jobs.size());
     int64_t prev = 0;
     for (int64_t id : e.touched_jobs) {
@@ -81,19 +193,31 @@ void EntryLog::push_back(const Entry& e) {
         prev = id;
     }
     append(bytes, where_.size());
+    if (!repeat) {
+        last_line_at_ = where_.back();
+        last_line_ = e.line;
+        has_last_line_ = true;
+    }
 }
 
 Entry EntryLog::operator[](size_t i) const {
     uint64_t at = where_[i];
     const char* p = chunks_[at >> 32].data() + (at & 0xffffffffu);
     Entry e;
-    e.line = get_text(p);
+    uint64_t tag = get(p);
+    if (tag & 1) {
+        const char* q = chunks_[(tag >> 1) >> 32].data() + ((tag >> 1) & 0xffffffffu);
+        e.line = line_at(q);
+    } else {
+        e.line.assign(p, tag >> 1);
+        p += tag >> 1;
+    }
     e.inputs.resize(get(p));
     for (Input& in : e.inputs) {
         in.path = paths_[get(p)];
         in.blob = static_cast<int64_t>(get(p)) - 1;
     }
-    e.timing = get_text(p);
+    e.timing = get_timing(p);
     e.touched_jobs.resize(get(p));
     int64_t prev = 0;
     for (int64_t& id : e.touched_jobs) {
