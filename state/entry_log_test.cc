@@ -6,6 +6,7 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <random>
 
 #include "state/journal.h"
@@ -26,10 +27,18 @@ bool same(const Entry& a, const Entry& b) {
 std::string random_timing(std::mt19937_64& rng) {
     auto pick = [&](uint64_t n) { return rng() % n; };
     auto number = [&]() -> double {
-        switch (pick(6)) {
+        switch (pick(9)) {
         case 0: return 0.0;
         case 1: return -1.5;
         case 2: return 1.0 / 0.0;
+        case 3: return -0.0;
+        case 4: return 4.9e-324 * static_cast<double>(pick(1000));  // subnormal
+        case 5: {  // any bits: nan, huge, tiny
+            uint64_t bits = rng();
+            double v;
+            std::memcpy(&v, &bits, sizeof v);
+            return v;
+        }
         default: return std::ldexp(static_cast<double>(rng() >> 11), -static_cast<int>(pick(80)));
         }
     };
