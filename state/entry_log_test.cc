@@ -114,5 +114,26 @@ TEST(EntryLog, EntryLongerThanAChunk) {
     EXPECT_EQ(log[2].timing, "t");
 }
 
+TEST(EntryLog, TimingsInAnySpellingReadBackExactly) {
+    // Canonical %a texts are kept as numbers, near misses as text; either
+    // way the text reads back byte for byte.
+    const std::vector<std::string> timings = {
+        "0x1.8p-3 0x1p+0 0x0p+0 7 3:0x1.2p-19 -4:-0x1.fffffffffffffp+1023",
+        "-0x0p+0 0x1p-1022 0x1p+1023 -9223372036854775808 9223372036854775807:0x1p+0",
+        "0x1.00000000000001p+0 0x1p+0 0x1p+0 1",  // 14 hex digits
+        "0x1.80p+0 0x1p+0 0x1p+0 1",              // trailing zero
+        "0x1p+00 0x1p+0 0x1p+0 1", "0x1p-0 0x1p+0 0x1p+0 1", "0x1P+0 0x1p+0 0x1p+0 1",
+        "0x1.Ap+0 0x1p+0 0x1p+0 1", "0x2p+0 0x1p+0 0x1p+0 1", "0x1p+1024 0x1p+0 0x1p+0 1",
+        "0x1p-1023 0x1p+0 0x1p+0 1", "0x0.0000000000001p-1022 0x1p+0 0x1p+0 1",
+        "0x1p+0 0x1p+0 0x1p+0 01", "0x1p+0 0x1p+0 0x1p+0 -0", "0x1p+0 0x1p+0 0x1p+0 +1",
+        "0x1p+0 0x1p+0 0x1p+0 9223372036854775808", "0x1p+0 0x1p+0 0x1p+0 1 ", "0x1p+0 0x1p+0 0x1p+0 1 2:",
+        "0x1p+0 0x1p+0 0x1p+0 1 2:0x1p+0 ", "0x1p+0  0x1p+0 0x1p+0 1", "0x1p+0 0x1p+0 0x1p+0",
+        "inf nan -nan 1", "0x", "0x1.", "0x1.p+0 0x1p+0 0x1p+0 1", std::string("0x1p+0\0 0x1p+0 0x1p+0 1", 23),
+    };
+    EntryLog log;
+    for (const std::string& t : timings) log.push_back(Entry{"match", {}, t, {}});
+    for (size_t i = 0; i < timings.size(); ++i) EXPECT_EQ(log[i].timing, timings[i]) << "timing " << i;
+}
+
 }  // namespace
 }  // namespace rq::state
