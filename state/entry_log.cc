@@ -113,6 +113,13 @@ bool parse_int(const char*& p, const char* end, int64_t& v) {
     return true;
 }
 
+// 0-15 for a lowercase hex digit, else -1.
+int hex_digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    return -1;
+}
+
 bool parse_hex_double(const char*& p, const char* end, double& v) {
     const char* s = p;
     uint64_t bits = 0;
@@ -130,11 +137,9 @@ bool parse_hex_double(const char*& p, const char* end, double& v) {
     int nibbles = 0;
     if (s < end && *s == '.') {
         ++s;
-        const char* h;
-        while (s < end && (h = std::strchr(kHex, *s)) != nullptr && *s != '\0') {
+        for (int d; s < end && (d = hex_digit(*s)) >= 0; ++s) {
             if (++nibbles > 13) return false;
-            mant = mant << 4 | static_cast<uint64_t>(h - kHex);
-            ++s;
+            mant = mant << 4 | static_cast<uint64_t>(d);
         }
         if (nibbles == 0 || (mant & 0xf) == 0) return false;  // no digit, or a trailing zero
         mant <<= 4 * (13 - nibbles);
