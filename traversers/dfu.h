@@ -8,6 +8,7 @@
 //   cancel()  release a job (dfu_cancel.cc)
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -15,6 +16,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "policies/match_policy.h"
@@ -127,8 +129,11 @@ private:
     // ---- colours: per subsystem slot, reset by bumping an epoch ----------
     enum Colour : uint32_t { kWhite = 0, kGrey = 1, kBlack = 2 };
     void reset_colours();
-    Colour colour(size_t slot, VertexId v) const;
-    void set_colour(size_t slot, VertexId v, Colour c);
+    Colour colour(size_t slot, VertexId v) const {
+        uint32_t mark = colours_[slot][v];
+        return (mark >> 2) == epoch_ ? static_cast<Colour>(mark & 3) : kWhite;
+    }
+    void set_colour(size_t slot, VertexId v, Colour c) { colours_[slot][v] = (epoch_ << 2) | c; }
 
     // ---- a match request (dfu_run.cc) -------------------------------------
     void prime_jobspec(std::vector<JobResource>& resources, TypeCounts& totals);
@@ -166,6 +171,16 @@ private:
                       ScoreSet& scores, uint32_t multiplier);
     bool explore_aux(VertexId u, SubsystemId s, size_t slot, const std::vector<JobResource>& list,
                      ScoreSet& scores);
+    // The early-stop child order of a vertex whose out-edges still have
+    // their default weights, without the graph's ordered index (see
+    // dfu_select.cc); false when it does not apply.
+    struct FreshOrder {
+        static constexpr size_t kMax = 64;
+        std::array<EdgeId, kMax> edges;
+        size_t size = 0;
+        bool ascending = false;  // uniq_ids ascend along the out-edges
+    };
+    bool fresh_child_order(VertexId u, FreshOrder& order);
     bool aux_visit(VertexId v, SubsystemId s, size_t slot, const std::vector<JobResource>& list);
     void dom_slot(VertexId u, const std::vector<JobResource>& shape, uint32_t nslots, ScoreSet& scores,
                   bool below = false);
@@ -256,6 +271,9 @@ private:
     uint64_t preorder_ = 0, postorder_ = 0;
     std::string message_;
     std::unordered_map<VertexId, uint64_t> label_seq_;  // walk that last labelled a vertex
+    // Vertices fresh_child_order() turned down: weights are never reset,
+    // so it would again (a stale entry only costs the graph's index).
+    std::unordered_set<VertexId> not_fresh_;
 
     // ordered selection
     bool exhaustive_select_ = false;
@@ -291,6 +309,7 @@ private:
     bool full_update_ = true;
     int level_ = 0;
     int64_t reweight_time_ = 0;
+    std::vector<int64_t> amounts_;  // upd(): a subtree span's amounts
 };
 
 }  // namespace rq

@@ -274,18 +274,48 @@ bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<Job
     // Early stop (§4.4): children by descending weight, stop once every
     // listed type has `multiplier` shares.
     EarlyStop early_stop(list, multiplier);
+    auto step = [&](EdgeId e) {  // true: stop the walk
+        VertexId v = graph_.target(e);
+        if (graph_.subsystem(e) != s || colour(0, v) != kWhite || early_stop.satisfied(graph_.type(v))) return false;
+        if (pristine && cannot_hold(v, list)) return false;
+        if (!visit(e)) return false;
+        return early_stop.update(scores, s);
+    };
+    FreshOrder fresh;
+    if (fresh_child_order(u, fresh)) {
+        for (size_t i = 0; i < fresh.size; ++i)
+            if (step(fresh.edges[i])) break;
+        return any;
+    }
     // Selection never reweights; building other vertices' indexes while we
     // iterate leaves this one (a node-based map entry) in place.
-    const ChildOrder& children = graph_.ordered_children(u);
-    for (const OrderedChild& child : children) {
-        EdgeId e = child.edge;
-        VertexId v = graph_.target(e);
-        if (graph_.subsystem(e) != s || colour(0, v) != kWhite || early_stop.satisfied(graph_.type(v))) continue;
-        if (pristine && cannot_hold(v, list)) continue;
-        if (!visit(e)) continue;
-        if (early_stop.update(scores, s)) break;
-    }
+    for (const OrderedChild& child : graph_.ordered_children(u))
+        if (step(child.edge)) break;
     return any;
+}
+
+// The graph's ordered child index is a balanced tree per vertex, built on
+// first use: a match entering a fresh node (firstnodex on El Capitan: the
+// node and a socket, 55 children, every match) spent 13% of its
+// instructions building trees it reads once. A vertex none of whose
+// out-edges was reweighted has every weight at the default, so its order
+// is by descending uniq_id (then ascending edge): when the uniq_ids are
+// strictly monotonic along the out-edges, that is the out-edge order or
+// its reverse, and no tree is needed.
+bool DfuTraverser::fresh_child_order(VertexId u, FreshOrder& order) {
+    if (!not_fresh_.empty() && not_fresh_.count(u)) return false;
+    auto refuse = [&] { return not_fresh_.insert(u), false; };
+    int64_t prev = 0;
+    for (EdgeId e : graph_.out(u)) {
+        if (order.size == FreshOrder::kMax || graph_.weight(e) != UINT64_MAX) return refuse();
+        int64_t id = graph_.uniq_id(graph_.target(e));
+        if (order.size == 1) order.ascending = id > prev;
+        if (order.size >= 1 && (id == prev || (id > prev) != order.ascending)) return refuse();
+        prev = id;
+        order.edges[order.size++] = e;
+    }
+    if (order.ascending) std::reverse(order.edges.begin(), order.edges.begin() + order.size);
+    return true;
 }
 
 bool DfuTraverser::aux_visit(VertexId v, SubsystemId s, size_t slot, const std::vector<JobResource>& list) {
