@@ -310,6 +310,8 @@ private:
     int level_ = 0;
     int64_t reweight_time_ = 0;
     std::vector<int64_t> amounts_;  // upd(): a subtree span's amounts
+    std::vector<int64_t> walk_request_;  // select(): the ordered walk's request key
+    VertexId fit_rejected_ = kNoVertex;  // last vertex prune() rejected on its subtree plan
 };
 
 }  // namespace rq

@@ -21,7 +21,12 @@ Errc DfuTraverser::select(std::vector<JobResource>& resources, int64_t at) {
         walk_ = OrderedWalk{};
         walk_.index = index;
         walk_.request = &resources.front();
-        index->begin_walk(at, duration_);
+        // What prune() at a vertex of the requested type depends on,
+        // besides the planners and the window (IdOrderIndex::mark_full).
+        const JobResource& r = resources.front();
+        walk_request_.assign({r.type, static_cast<int64_t>(r.exclusive), x_root_});
+        for (auto& [t, n] : r.aggregate) walk_request_.push_back(t), walk_request_.push_back(n);
+        index->begin_walk(at, duration_, walk_request_);
         bool exact = false;
         Errc code = select_once(resources, at, &exact);
         walk_.index = nullptr;
@@ -220,7 +225,7 @@ bool DfuTraverser::prune(VertexId u, const std::vector<JobResource>& resources, 
                 int64_t i = plan->plan.index_of(t);
                 if (i >= 0) request[static_cast<size_t>(i)] = n;
             }
-            if (!plan->plan.fits(at_, duration_, request)) return true;
+            if (!plan->plan.fits(at_, duration_, request)) return fit_rejected_ = u, true;
         }
     }
     return false;
@@ -257,7 +262,15 @@ bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<Job
                 index.mark_full(u, i);
                 continue;
             }
-            if (visit(child.edge) && graph_.type(v) == walk_.index->type()) record_candidate(scores.score, scores.avail);
+            size_t messages = message_.size();
+            fit_rejected_ = kNoVertex;
+            if (visit(child.edge)) {
+                if (graph_.type(v) == walk_.index->type()) record_candidate(scores.score, scores.avail);
+            } else if (skip && fit_rejected_ == v && message_.size() == messages) {
+                // Its subtree cannot fit this request in this window: it
+                // cannot later either, until a planner gives units back.
+                index.mark_full(u, i);
+            }
         }
         return any;
     }
