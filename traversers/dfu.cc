@@ -59,6 +59,7 @@ Status DfuTraverser::reinstall_pruning() {
     ids_positive_ = ids_give_positive_scores(graph_);
     id_index_.reset();
     not_fresh_.clear();
+    child_types_.clear();
     tracked_below_.clear();
     tracked_below_ready_.clear();
     return ok_status();

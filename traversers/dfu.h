@@ -19,6 +19,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "policies/match_policy.h"
 #include "resource/graph.h"
 #include "resource/jobspec.h"
@@ -165,7 +167,18 @@ private:
     Classified classify(VertexId u, const std::vector<JobResource>& resources, bool pristine);
     static Classified& resource_or_none(Classified& c, const JobResource* match,
                                         const std::vector<JobResource>& resources, bool pristine);
-    bool has_child_of_type(VertexId u, TypeId t) const;
+    bool has_child_of_type(VertexId u, TypeId t);
+    // The types of u's children, each with whether a dominant child of
+    // that type has children; computed once per vertex (classify() asks
+    // at every node a slot is packed at, and a node has dozens of
+    // children). Dropped when the graph changes.
+    struct ChildType {
+        TypeId type;
+        bool dominant_inner;
+    };
+    using ChildTypes = boost::container::small_vector<ChildType, 4>;
+    const ChildTypes& child_types(VertexId u);
+    std::unordered_map<VertexId, ChildTypes> child_types_;
     bool prune(VertexId u, const std::vector<JobResource>& resources, bool x_in);
     bool explore_down(VertexId u, SubsystemId s, const std::vector<JobResource>& list, bool pristine, bool x,
                       ScoreSet& scores, uint32_t multiplier);
@@ -189,7 +202,7 @@ private:
     void collect_members(VertexId u, const std::vector<JobResource>& shape, std::vector<EdgeId>& out);
     bool passage_closed(VertexId v, const std::vector<JobResource>& shape);
     // Whether a child of u that is not a member of the slot has children.
-    bool may_hold_members(VertexId u, const std::vector<JobResource>& shape) const;
+    bool may_hold_members(VertexId u, const std::vector<JobResource>& shape);
     void resolve(VertexId u, ScoreSet& scores, ScoreSet& parent);
     void mark_paths_down_from(VertexId u, ScoreSet& scores);
     // Marks `e` selected in the current round (and remembers it for the
@@ -312,6 +325,7 @@ private:
     std::vector<int64_t> amounts_;  // upd(): a subtree span's amounts
     std::vector<int64_t> walk_request_;  // select(): the ordered walk's request key
     VertexId fit_rejected_ = kNoVertex;  // last vertex prune() rejected on its subtree plan
+    std::vector<int64_t> request_;       // prune(), cannot_hold(), passage_closed(): amounts asked
 };
 
 }  // namespace rq

@@ -113,10 +113,27 @@ bool DfuTraverser::dom_dfv(VertexId u, const std::vector<JobResource>& resources
     return true;
 }
 
-bool DfuTraverser::has_child_of_type(VertexId u, TypeId t) const {
-    for (EdgeId e : graph_.out(u))
-        if (graph_.type(graph_.target(e)) == t) return true;
+bool DfuTraverser::has_child_of_type(VertexId u, TypeId t) {
+    for (const ChildType& c : child_types(u))
+        if (c.type == t) return true;
     return false;
+}
+
+const DfuTraverser::ChildTypes& DfuTraverser::child_types(VertexId u) {
+    auto [it, fresh] = child_types_.try_emplace(u);
+    if (!fresh) return it->second;
+    ChildTypes& types = it->second;
+    for (EdgeId e : graph_.out(u)) {
+        VertexId v = graph_.target(e);
+        bool inner = graph_.subsystem(e) == dominant() && !graph_.is_leaf(v);
+        auto known = std::find_if(types.begin(), types.end(),
+                                  [&](const ChildType& c) { return c.type == graph_.type(v); });
+        if (known == types.end())
+            types.push_back({graph_.type(v), inner});
+        else
+            known->dominant_inner = known->dominant_inner || inner;
+    }
+    return types;
 }
 
 DfuTraverser::Classified DfuTraverser::classify(VertexId u, const std::vector<JobResource>& resources,
@@ -220,7 +237,8 @@ bool DfuTraverser::prune(VertexId u, const std::vector<JobResource>& resources, 
         }
         if (flexible_ && (r.type == types::kSlot || r.type == types::kXorSlot)) continue;
         if (plan != nullptr && !r.aggregate.empty()) {
-            std::vector<int64_t> request(plan->plan.size(), 0);
+            std::vector<int64_t>& request = request_;
+            request.assign(plan->plan.size(), 0);
             for (auto& [t, n] : r.aggregate) {
                 int64_t i = plan->plan.index_of(t);
                 if (i >= 0) request[static_cast<size_t>(i)] = n;
