@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "resource/graph.h"
 #include "resource/jobspec.h"
 
 namespace rq::queue {
@@ -41,6 +42,9 @@ struct QueueJob {
 
     QueueJobState state = QueueJobState::kPending;
     int64_t reserved_at = -1;     // planned start of the current reservation
+    // The vertices the current start or reservation emitted (its tagged
+    // vertices): the cancel touches only these.
+    std::vector<VertexId> held;
     int64_t start = -1;
     int64_t end = -1;
     std::string reason;           // why it is not running (for `queue`)

@@ -103,6 +103,7 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
     int64_t next_id = 1;
     Simulator sim(traverser, config.policy, log, next_id);
     sim.set_owns_traverser(!config.exhaustive);
+    sim.set_walk_cancel(config.exhaustive);
     Metrics metrics(cores);
     Metrics::csv_header(csv);
     sim.on_finish([&](const QueueJob& job) {

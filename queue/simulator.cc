@@ -94,7 +94,7 @@ Status Simulator::dequeue(int64_t id) {
     if (it == jobs_.end() || it->second.state == QueueJobState::kRunning)
         return make_error(Errc::kNotFound, "no pending job " + std::to_string(id));
     if (it->second.state == QueueJobState::kReserved) {
-        (void)traverser_.cancel(id);
+        release(it->second);
         reserved_.erase(std::find(reserved_.begin(), reserved_.end(), id));
     }
     reusable_ = false;
@@ -149,7 +149,7 @@ void Simulator::release_ends(int64_t t) {
         int64_t id = ends_.top().id;
         ends_.pop();
         auto it = jobs_.find(id);
-        (void)traverser_.cancel(id);
+        release(it->second);
         if (policy_.jqm) jqm_release(it->second);
         Event e = event(it->second, "end");
         e.fields = {{"status", it->second.killed() ? "killed" : "completed"}};
@@ -199,8 +199,9 @@ void Simulator::pass() {
         previously = std::move(reserved_);
         reserved_.clear();
         for (int64_t id : previously) {
-            (void)traverser_.cancel(id);
-            jobs_[id].state = QueueJobState::kPending;
+            QueueJob& job = jobs_[id];
+            release(job);
+            job.state = QueueJobState::kPending;
         }
     }
     failed_.clear();
@@ -276,6 +277,7 @@ Simulator::Outcome Simulator::try_job(QueueJob& job, int64_t& reservations) {
     if (r.ok()) {
         ++reservations;
         reserved_.push_back(job.id);
+        job.held = collector_.take_held();
         job.state = QueueJobState::kReserved;
         job.reason = "reserved at " + std::to_string(r.at);
         if (job.reserved_at != r.at) {
@@ -317,11 +319,21 @@ bool Simulator::surely_busy(const QueueJob& job) {
     return any && !root->plan.fits(now_, job.estimate, request_);
 }
 
+void Simulator::release(QueueJob& job) {
+    if (walk_cancel_)
+        (void)traverser_.cancel(job.id);
+    else
+        (void)traverser_.cancel_held(job.id, job.held);
+    job.held.clear();
+    job.held.shrink_to_fit();
+}
+
 void Simulator::start(QueueJob& job) {
     job.state = QueueJobState::kRunning;
     job.start = now_;
     job.end = now_ + std::min(job.runtime, job.estimate);
     job.reserved_at = -1;
+    job.held = collector_.take_held();
     if (job.size == 0) job.size = collector_.cores();
     Event e = event(job, "start");
     for (auto& [key, items] : job.rm_items) {

@@ -60,6 +60,9 @@ public:
         reusable_ = false;
     }
     uint64_t reused_tries() const { return reused_tries_; }
+    // Oracle mode (--replay-exhaustive): release jobs with the traverser's
+    // full cancel walk instead of only the vertices they hold.
+    void set_walk_cancel(bool on) { walk_cancel_ = on; }
 
     // REPL submit: checks the job can ever run on this graph, then queues
     // it at now(). Nothing changes on error. The pass of this instant runs
@@ -113,6 +116,8 @@ private:
     // One pending job's turn in the pass.
     Outcome try_job(QueueJob& job, int64_t& reservations);
     void start(QueueJob& job);
+    // Releases what the job holds (its start or its reservation).
+    void release(QueueJob& job);
     // JQM (jqm_pass.cc): submit checks, one poll, releases.
     Status jqm_check(const QueueJob& job) const;
     void jqm_pass();
@@ -161,6 +166,7 @@ private:
     };
     bool reuse_now() const;
     bool owns_traverser_ = false;
+    bool walk_cancel_ = false;
     bool reusable_ = false;
     std::vector<Kept> kept_;
     uint64_t reused_tries_ = 0;

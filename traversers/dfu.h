@@ -76,6 +76,11 @@ public:
 
     // Releases every span of `jobid` (traversal.md §11).
     Status cancel(JobId jobid);
+    // The same release when the caller knows every vertex the job's match
+    // emitted (its tagged vertices, e.g. from the writer): touches only
+    // those, not their untagged siblings. Same final state as cancel();
+    // the visit counters then count the vertices released.
+    Status cancel_held(JobId jobid, const std::vector<VertexId>& held);
 
     // The simulated clock of queue/: run() allocates at `now` and reserves
     // at the earliest time after it, instead of at time 0. 0 (the default)
