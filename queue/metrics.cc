@@ -4,14 +4,14 @@
 
 namespace rq::queue {
 
-void Metrics::add(const QueueJob& job) {
+void Metrics::add(const QueueJob& job, int64_t size) {
     int64_t wait = job.start - job.submit;
     int64_t run = job.end - job.start;
     ++jobs_;
     if (job.killed()) ++killed_;
     first_submit_ = std::min(first_submit_, job.submit);
     last_end_ = std::max(last_end_, job.end);
-    core_seconds_ += double(job.size) * double(run);
+    core_seconds_ += double(size) * double(run);
     wait_sum_ += double(wait);
     wait_max_ = std::max(wait_max_, wait);
     bsld_sum_ += std::max(1.0, double(wait + run) / double(std::max(run, kSlowdownBound)));
@@ -61,9 +61,9 @@ void Metrics::csv_header(std::ostream& out) {
     out << "job,name,queue,submit,start,end,wait,runtime,estimate,size,status\n";
 }
 
-void Metrics::csv_row(std::ostream& out, const QueueJob& j) {
+void Metrics::csv_row(std::ostream& out, const QueueJob& j, int64_t size) {
     out << j.id << ',' << j.name << ',' << j.queue << ',' << j.submit << ',' << j.start << ',' << j.end << ','
-        << (j.start - j.submit) << ',' << j.runtime << ',' << j.estimate << ',' << j.size << ','
+        << (j.start - j.submit) << ',' << j.runtime << ',' << j.estimate << ',' << size << ','
         << (j.killed() ? "killed" : "completed") << '\n';
 }
 

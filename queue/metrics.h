@@ -27,11 +27,13 @@ struct Summary {
 class Metrics {
 public:
     explicit Metrics(int64_t machine_cores) : machine_cores_(machine_cores) {}
-    void add(const QueueJob& job);
+    // `size`: the job's cores (job.size, or its nodes in cores).
+    void add(const QueueJob& job, int64_t size);
+    void add(const QueueJob& job) { add(job, job.size); }
     Summary summary() const;
 
     static void csv_header(std::ostream& out);
-    static void csv_row(std::ostream& out, const QueueJob& job);
+    static void csv_row(std::ostream& out, const QueueJob& job, int64_t size);
 
 private:
     int64_t machine_cores_;

@@ -107,10 +107,9 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
     Metrics metrics(cores);
     Metrics::csv_header(csv);
     sim.on_finish([&](const QueueJob& job) {
-        QueueJob copy = job;
-        if (config.whole_nodes) copy.size = job.size * cores_per_node;
-        metrics.add(copy);
-        Metrics::csv_row(csv, copy);
+        int64_t size = config.whole_nodes ? job.size * cores_per_node : job.size;
+        metrics.add(job, size);
+        Metrics::csv_row(csv, job, size);
     });
 
     JobspecCache cache(graph, config.whole_nodes, read);
