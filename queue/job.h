@@ -45,6 +45,7 @@ struct QueueJob {
     // The vertices the current start or reservation emitted (its tagged
     // vertices): the cancel touches only these.
     std::vector<VertexId> held;
+    int64_t span_end = -1;        // end of the held span (at + duration), -1 if none
     int64_t start = -1;
     int64_t end = -1;
     std::string reason;           // why it is not running (for `queue`)

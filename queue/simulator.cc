@@ -27,6 +27,10 @@ Simulator::Simulator(DfuTraverser& traverser, QueuePolicy policy, EventLog& log,
     collector_.keep_names(log_.active());
 }
 
+Simulator::~Simulator() {
+    if (owns_traverser_) traverser_.set_span_ends(nullptr);
+}
+
 Event Simulator::event(const QueueJob& job, const char* name) const {
     Event e;
     e.time = now_;
@@ -195,6 +199,7 @@ void Simulator::pass() {
     pass_due_ = false;
     ++passes_;
     traverser_.set_now(now_);
+    if (owns_traverser_ && !walk_cancel_) traverser_.set_span_ends(&span_ends_);
     bool reuse = reuse_now();
     // Reservations are recomputed from scratch (issue 15): cancel them all
     // (unless they are kept, see reuse_now()).
@@ -254,6 +259,7 @@ void Simulator::pass() {
     kept_ = std::move(kept);
     reusable_ = owns_traverser_ && !changed_after;
     traverser_.clear_message();
+    traverser_.set_span_ends(nullptr);
     // A plain `match` keeps the reference's time-0 behaviour.
     traverser_.set_now(0);
 }
@@ -271,6 +277,7 @@ Simulator::Outcome Simulator::try_job(QueueJob& job, int64_t& reservations) {
         r = traverser_.run(*job.jobspec, op, job.id, collector_);
     if (r.ok()) failed_.clear();  // the planners changed
     if (r.ok() && r.at == now_) {
+        hold(job, r);
         start(job);
         return Outcome::kStarted;
     }
@@ -281,7 +288,7 @@ Simulator::Outcome Simulator::try_job(QueueJob& job, int64_t& reservations) {
     if (r.ok()) {
         ++reservations;
         reserved_.push_back(job.id);
-        job.held = collector_.take_held();
+        hold(job, r);
         job.state = QueueJobState::kReserved;
         job.reason = "reserved at " + std::to_string(r.at);
         if (job.reserved_at != r.at) {
@@ -330,6 +337,14 @@ void Simulator::release(QueueJob& job) {
         (void)traverser_.cancel_held(job.id, job.held);
     job.held.clear();
     job.held.shrink_to_fit();
+    if (job.span_end >= 0) span_ends_.erase(span_ends_.find(job.span_end));
+    job.span_end = -1;
+}
+
+void Simulator::hold(QueueJob& job, const MatchResult& r) {
+    job.held = collector_.take_held();
+    job.span_end = r.at + r.duration;
+    span_ends_.insert(job.span_end);
 }
 
 void Simulator::start(QueueJob& job) {
@@ -337,7 +352,7 @@ void Simulator::start(QueueJob& job) {
     job.start = now_;
     job.end = now_ + std::min(job.runtime, job.estimate);
     job.reserved_at = -1;
-    job.held = collector_.take_held();
+    if (job.held.empty()) job.held = collector_.take_held();  // a JQM start (no span end kept: JQM never reserves)
     if (job.size == 0) job.size = collector_.cores();
     if (!log_.active()) {
         ends_.push({job.end, job.seq, job.id});

@@ -59,6 +59,7 @@ public:
         owns_traverser_ = on;
         reusable_ = false;
     }
+    ~Simulator();
     uint64_t reused_tries() const { return reused_tries_; }
     // Oracle mode (--replay-exhaustive): release jobs with the traverser's
     // full cancel walk instead of only the vertices they hold.
@@ -116,7 +117,9 @@ private:
     // One pending job's turn in the pass.
     Outcome try_job(QueueJob& job, int64_t& reservations);
     void start(QueueJob& job);
-    // Releases what the job holds (its start or its reservation).
+    // Records what a successful match gave the job (its vertices, its
+    // span's end); release() gives it back.
+    void hold(QueueJob& job, const MatchResult& r);
     void release(QueueJob& job);
     // JQM (jqm_pass.cc): submit checks, one poll, releases.
     Status jqm_check(const QueueJob& job) const;
@@ -154,6 +157,10 @@ private:
     int64_t poll_at_ = kNever;  // JQM: the next poll when a change waits for one
     std::unordered_map<const Jobspec*, int64_t> failed_;  // this pass: jobspec -> shortest failed estimate
     std::vector<int64_t> request_;                        // scratch for surely_busy
+    // The end of every span the simulator's jobs hold (owns_traverser_
+    // only: then these are all the planners' spans), for the traverser's
+    // reservation search (DfuTraverser::set_span_ends).
+    std::multiset<int64_t> span_ends_;
 
     // Reuse of the previous pass (owns_traverser_ only): its considered
     // jobs that did not start, in walk order, and whether their outcomes
