@@ -47,9 +47,7 @@ Result<int64_t> Simulator::submit(QueueJob job) {
     if (job.estimate <= 0) return make_error(Errc::kInvalid, "the job needs a positive duration (requested time)");
     if (job.runtime < 0) return make_error(Errc::kInvalid, "the run time must not be negative");
     if (policy_.jqm) RQ_TRY(jqm_check(job));
-    job.jobspec->duration = static_cast<double>(job.estimate);
-    collector_.reset();
-    MatchResult sat = traverser_.run(*job.jobspec, MatchOp::kSatisfiability, 0, collector_);
+    MatchResult sat = match(job, MatchOp::kSatisfiability);
     traverser_.clear_message();
     if (!sat.ok())
         return make_error(sat.code, sat.code == Errc::kUnsatisfiable
@@ -274,7 +272,7 @@ Simulator::Outcome Simulator::try_job(QueueJob& job, int64_t& reservations) {
     if (!may_reserve && surely_busy(job))
         r.code = Errc::kBusy;
     else
-        r = traverser_.run(*job.jobspec, op, job.id, collector_);
+        r = match(job, op);
     if (r.ok()) failed_.clear();  // the planners changed
     if (r.ok() && r.at == now_) {
         hold(job, r);
@@ -343,6 +341,9 @@ void Simulator::release(QueueJob& job) {
 
 void Simulator::hold(QueueJob& job, const MatchResult& r) {
     job.held = collector_.take_held();
+    // A pool request's records are the pool matcher's: released by the
+    // full cancel (an empty list), not by what it emitted.
+    if (job.pool) job.held.clear();
     job.span_end = r.at + r.duration;
     span_ends_.insert(job.span_end);
 }
@@ -352,7 +353,8 @@ void Simulator::start(QueueJob& job) {
     job.start = now_;
     job.end = now_ + std::min(job.runtime, job.estimate);
     job.reserved_at = -1;
-    if (job.held.empty()) job.held = collector_.take_held();  // a JQM start (no span end kept: JQM never reserves)
+    // A JQM start (no span end kept: JQM never reserves).
+    if (job.held.empty() && !job.pool) job.held = collector_.take_held();
     if (job.size == 0) job.size = collector_.cores();
     if (!log_.active()) {
         ends_.push({job.end, job.seq, job.id});
