@@ -64,6 +64,7 @@ void ResourceCollector::vertex(const ResourceGraph& graph, const VertexEmission&
     // deeper than it.
     bool leaf = names_.empty() && last_level_ == 0 ? true : last_level_ <= v.level;
     last_level_ = v.level;
+    held_.push_back(v.vertex);
     TypeId type = graph.type(v.vertex);
     if (!keep_names_) {
         if (leaf && type == types::kCore) cores_ += 1;
@@ -95,6 +96,7 @@ void ResourceCollector::edge(const ResourceGraph& graph, EdgeId e, bool) {
 void ResourceCollector::reset() {
     weights_changed_ = false;
     names_.clear();
+    held_.clear();
     unqualified_ = 0;
     last_level_ = 0;
     cores_ = 0;

@@ -63,6 +63,10 @@ public:
     const std::vector<std::string>& names();
     // Leaves of type core among them.
     int64_t cores() const { return cores_; }
+    // Every vertex emitted since reset(), names or not: the vertices the
+    // match tagged with the job, which is all a cancel has to touch
+    // (DfuTraverser::cancel_held). Moves the list out.
+    std::vector<VertexId> take_held() { return std::move(held_); }
     // Off: only count cores (no names are built; a replay without events).
     void keep_names(bool on) { keep_names_ = on; }
     // Whether an edge weight differed from the shadow since reset() (an
@@ -71,6 +75,7 @@ public:
 
 private:
     std::vector<std::string> names_;
+    std::vector<VertexId> held_;
     size_t unqualified_ = 0;  // names_[unqualified_..] wait for their node
     int last_level_ = 0;
     int64_t cores_ = 0;

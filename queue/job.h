@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "pools/request.h"
+#include "resource/graph.h"
 #include "resource/jobspec.h"
 
 namespace rq::queue {
@@ -45,6 +46,10 @@ struct QueueJob {
 
     QueueJobState state = QueueJobState::kPending;
     int64_t reserved_at = -1;     // planned start of the current reservation
+    // The vertices the current start or reservation emitted (its tagged
+    // vertices): the cancel touches only these.
+    std::vector<VertexId> held;
+    int64_t span_end = -1;        // end of the held span (at + duration), -1 if none
     int64_t start = -1;
     int64_t end = -1;
     std::string reason;           // why it is not running (for `queue`)

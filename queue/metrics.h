@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <ostream>
 #include <vector>
 
@@ -26,11 +27,13 @@ struct Summary {
 class Metrics {
 public:
     explicit Metrics(int64_t machine_cores) : machine_cores_(machine_cores) {}
-    void add(const QueueJob& job);
+    // `size`: the job's cores (job.size, or its nodes in cores).
+    void add(const QueueJob& job, int64_t size);
+    void add(const QueueJob& job) { add(job, job.size); }
     Summary summary() const;
 
     static void csv_header(std::ostream& out);
-    static void csv_row(std::ostream& out, const QueueJob& job);
+    static void csv_row(std::ostream& out, const QueueJob& job, int64_t size);
 
 private:
     int64_t machine_cores_;
@@ -38,8 +41,15 @@ private:
     int64_t first_submit_ = INT64_MAX, last_end_ = INT64_MIN;
     double core_seconds_ = 0, wait_sum_ = 0, bsld_sum_ = 0;
     int64_t wait_max_ = 0;
-    // One int per job for the median (the only per-job state kept).
-    std::vector<int32_t> waits_;
+    // The median without one entry per job: waits are whole seconds, so an
+    // exact histogram (count per wait) gives it. Dense below kDenseWaits
+    // (grown to the longest wait seen), sparse above; memory follows the
+    // range of the waits, never the number of jobs.
+    static constexpr int64_t kDenseWaits = int64_t(1) << 20;
+    std::vector<int64_t> dense_;
+    std::map<int64_t, int64_t> sparse_;
+    // The wait of rank k (0-based) in ascending order.
+    int64_t wait_of_rank(int64_t k) const;
 };
 
 }  // namespace rq::queue

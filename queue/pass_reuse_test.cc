@@ -3,7 +3,10 @@
 // from scratch at every pass): on random workloads, several machines,
 // match policies (`first` re-weights edges, so the child order is part of
 // the state) and every queue policy, the event streams are identical, byte
-// for byte. The exhaustive simulator is the oracle.
+// for byte. The exhaustive simulator is the oracle; it also releases jobs
+// with the traverser's full cancel walk and searches reservations point by
+// point, where the fast one releases only the vertices a job holds and
+// jumps between span ends (DfuTraverser::cancel_held, set_span_ends).
 #include <gtest/gtest.h>
 
 #include <random>
@@ -60,6 +63,8 @@ TEST(QueuePassReuse, EventsAreIdenticalToTheExhaustiveRecomputation) {
                 ASSERT_EQ(oracle.lines.str(), fast.lines.str())
                     << "workload " << w << " " << mp << " " << qp << " depth " << depth;
                 ASSERT_EQ(a, b);
+                // Everything released the same way: no span or tag left behind.
+                ASSERT_EQ(oracle.matcher.store.describe(), fast.matcher.store.describe());
                 EXPECT_EQ(oracle.sim.reused_tries(), 0u);
                 reused += fast.sim.reused_tries();
                 ++compared;

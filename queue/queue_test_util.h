@@ -40,6 +40,7 @@ struct Harness {
         : matcher(recipe.empty() ? rq::testing::machine_recipe(1, 1, 1, cores) : recipe, match_policy),
           sim(*matcher.traverser, *make_queue_policy(policy, queue_depth, reservation_depth), log, next_id) {
         sim.set_owns_traverser(reuse);
+        sim.set_walk_cancel(!reuse);  // the oracle releases with the full cancel walk
         sim.on_finish([this](const QueueJob& j) {
             start[j.id] = j.start;
             finished[j.id] = j;

@@ -103,13 +103,13 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
     int64_t next_id = 1;
     Simulator sim(traverser, config.policy, log, next_id);
     sim.set_owns_traverser(!config.exhaustive);
+    sim.set_walk_cancel(config.exhaustive);
     Metrics metrics(cores);
     Metrics::csv_header(csv);
     sim.on_finish([&](const QueueJob& job) {
-        QueueJob copy = job;
-        if (config.whole_nodes) copy.size = job.size * cores_per_node;
-        metrics.add(copy);
-        Metrics::csv_row(csv, copy);
+        int64_t size = config.whole_nodes ? job.size * cores_per_node : job.size;
+        metrics.add(job, size);
+        Metrics::csv_row(csv, job, size);
     });
 
     JobspecCache cache(graph, config.whole_nodes, read);

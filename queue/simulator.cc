@@ -27,6 +27,10 @@ Simulator::Simulator(DfuTraverser& traverser, QueuePolicy policy, EventLog& log,
     collector_.keep_names(log_.active());
 }
 
+Simulator::~Simulator() {
+    if (owns_traverser_) traverser_.set_span_ends(nullptr);
+}
+
 Event Simulator::event(const QueueJob& job, const char* name) const {
     Event e;
     e.time = now_;
@@ -61,11 +65,13 @@ int64_t Simulator::enqueue(QueueJob job) {
     job.seq = next_seq_++;
     job.state = QueueJobState::kPending;
     job.reason = "submitted; the pass of this instant has not run yet";
-    Event e = event(job, "submit");
-    e.fields = {{"priority", std::to_string(job.priority)},
-                {"estimate", std::to_string(job.estimate)},
-                {"runtime", std::to_string(job.runtime)}};
-    log_.emit(e);
+    if (log_.active()) {  // a replay without an event log builds none
+        Event e = event(job, "submit");
+        e.fields = {{"priority", std::to_string(job.priority)},
+                    {"estimate", std::to_string(job.estimate)},
+                    {"runtime", std::to_string(job.runtime)}};
+        log_.emit(e);
+    }
     int64_t id = job.id;
     if (reusable_ && !kept_.empty() && key_of(job) < key_of(jobs_.at(kept_.back().id))) reusable_ = false;
     pending_.insert(key_of(job));
@@ -93,7 +99,7 @@ Status Simulator::dequeue(int64_t id) {
     if (it == jobs_.end() || it->second.state == QueueJobState::kRunning)
         return make_error(Errc::kNotFound, "no pending job " + std::to_string(id));
     if (it->second.state == QueueJobState::kReserved) {
-        (void)traverser_.cancel(id);
+        release(it->second);
         reserved_.erase(std::find(reserved_.begin(), reserved_.end(), id));
     }
     reusable_ = false;
@@ -148,11 +154,13 @@ void Simulator::release_ends(int64_t t) {
         int64_t id = ends_.top().id;
         ends_.pop();
         auto it = jobs_.find(id);
-        (void)traverser_.cancel(id);
+        release(it->second);
         if (policy_.jqm) jqm_release(it->second);
-        Event e = event(it->second, "end");
-        e.fields = {{"status", it->second.killed() ? "killed" : "completed"}};
-        log_.emit(e);
+        if (log_.active()) {
+            Event e = event(it->second, "end");
+            e.fields = {{"status", it->second.killed() ? "killed" : "completed"}};
+            log_.emit(e);
+        }
         if (on_finish_) on_finish_(it->second);
         jobs_.erase(it);
         pass_due_ = true;
@@ -194,6 +202,7 @@ void Simulator::pass() {
     pass_due_ = false;
     ++passes_;
     traverser_.set_now(now_);
+    if (owns_traverser_ && !walk_cancel_) traverser_.set_span_ends(&span_ends_);
     bool reuse = reuse_now();
     // Reservations are recomputed from scratch (issue 15): cancel them all
     // (unless they are kept, see reuse_now()).
@@ -202,8 +211,9 @@ void Simulator::pass() {
         previously = std::move(reserved_);
         reserved_.clear();
         for (int64_t id : previously) {
-            (void)traverser_.cancel(id);
-            jobs_[id].state = QueueJobState::kPending;
+            QueueJob& job = jobs_[id];
+            release(job);
+            job.state = QueueJobState::kPending;
         }
     }
     failed_.clear();
@@ -252,6 +262,7 @@ void Simulator::pass() {
     kept_ = std::move(kept);
     reusable_ = owns_traverser_ && !changed_after;
     traverser_.clear_message();
+    traverser_.set_span_ends(nullptr);
     // A plain `match` keeps the reference's time-0 behaviour.
     traverser_.set_now(0);
 }
@@ -269,6 +280,7 @@ Simulator::Outcome Simulator::try_job(QueueJob& job, int64_t& reservations, cons
         r = match(job, op);
     if (r.ok()) failed_.clear();  // the planners changed
     if (r.ok() && r.at == now_) {
+        hold(job, r);
         start(job);
         return Outcome::kStarted;
     }
@@ -279,6 +291,7 @@ Simulator::Outcome Simulator::try_job(QueueJob& job, int64_t& reservations, cons
     if (r.ok()) {
         ++reservations;
         reserved_.push_back(job.id);
+        hold(job, r);
         job.state = QueueJobState::kReserved;
         job.reason = "reserved at " + std::to_string(r.at);
         if (job.reserved_at != r.at) {
@@ -320,12 +333,38 @@ bool Simulator::surely_busy(const QueueJob& job) {
     return any && !root->plan.fits(now_, job.estimate, request_);
 }
 
+void Simulator::release(QueueJob& job) {
+    if (walk_cancel_)
+        (void)traverser_.cancel(job.id);
+    else
+        (void)traverser_.cancel_held(job.id, job.held);
+    job.held.clear();
+    job.held.shrink_to_fit();
+    if (job.span_end >= 0) span_ends_.erase(span_ends_.find(job.span_end));
+    job.span_end = -1;
+}
+
+void Simulator::hold(QueueJob& job, const MatchResult& r) {
+    job.held = collector_.take_held();
+    // A pool request's records are the pool matcher's: released by the
+    // full cancel (an empty list), not by what it emitted.
+    if (job.pool) job.held.clear();
+    job.span_end = r.at + r.duration;
+    span_ends_.insert(job.span_end);
+}
+
 void Simulator::start(QueueJob& job) {
     job.state = QueueJobState::kRunning;
     job.start = now_;
     job.end = now_ + std::min(job.runtime, job.estimate);
     job.reserved_at = -1;
+    // A JQM start (no span end kept: JQM never reserves).
+    if (job.held.empty() && !job.pool) job.held = collector_.take_held();
     if (job.size == 0) job.size = collector_.cores();
+    if (!log_.active()) {
+        ends_.push({job.end, job.seq, job.id});
+        return;
+    }
     Event e = event(job, "start");
     for (auto& [key, items] : job.rm_items) {
         std::string list;

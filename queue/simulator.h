@@ -73,7 +73,11 @@ public:
         owns_traverser_ = on;
         reusable_ = false;
     }
+    ~Simulator();
     uint64_t reused_tries() const { return reused_tries_; }
+    // Oracle mode (--replay-exhaustive): release jobs with the traverser's
+    // full cancel walk instead of only the vertices they hold.
+    void set_walk_cancel(bool on) { walk_cancel_ = on; }
 
     // REPL submit: checks the job can ever run on this graph, then queues
     // it at now(). Nothing changes on error. The pass of this instant runs
@@ -132,6 +136,10 @@ private:
     void multi_pass();
     bool multi_queue_ = false;
     std::vector<QueuePolicy> queue_policies_;  // parallel to jqm_.queues when set_queues ran
+    // Records what a successful match gave the job (its vertices, its
+    // span's end); release() gives it back.
+    void hold(QueueJob& job, const MatchResult& r);
+    void release(QueueJob& job);
     // JQM (jqm_pass.cc): submit checks, one poll, releases.
     Status jqm_check(const QueueJob& job) const;
     void jqm_pass();
@@ -172,6 +180,10 @@ private:
     int64_t poll_at_ = kNever;  // JQM: the next poll when a change waits for one
     std::unordered_map<const Jobspec*, int64_t> failed_;  // this pass: jobspec -> shortest failed estimate
     std::vector<int64_t> request_;                        // scratch for surely_busy
+    // The end of every span the simulator's jobs hold (owns_traverser_
+    // only: then these are all the planners' spans), for the traverser's
+    // reservation search (DfuTraverser::set_span_ends).
+    std::multiset<int64_t> span_ends_;
 
     // Reuse of the previous pass (owns_traverser_ only): its considered
     // jobs that did not start, in walk order, and whether their outcomes
@@ -184,6 +196,7 @@ private:
     };
     bool reuse_now() const;
     bool owns_traverser_ = false;
+    bool walk_cancel_ = false;
     bool reusable_ = false;
     std::vector<Kept> kept_;
     uint64_t reused_tries_ = 0;

@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -80,12 +81,24 @@ public:
 
     // Releases every span of `jobid` (traversal.md §11).
     Status cancel(JobId jobid);
+    // The same release when the caller knows every vertex the job's match
+    // emitted (its tagged vertices, e.g. from the writer): touches only
+    // those, not their untagged siblings. Same final state as cancel();
+    // the visit counters then count the vertices released.
+    Status cancel_held(JobId jobid, const std::vector<VertexId>& held);
 
     // The simulated clock of queue/: run() allocates at `now` and reserves
     // at the earliest time after it, instead of at time 0. 0 (the default)
     // is the reference's behaviour; nothing else reads it.
     void set_now(int64_t now) { now_ = now; }
     int64_t now() const { return now_; }
+    // Optional, for a caller that knows every span in the planners (the
+    // queue simulator in a replay): the end time of each live span. The
+    // reservation search then moves from a failed time t straight to the
+    // next end after t: until something is released, the window only
+    // gains spans, so a selection that failed at t fails there too.
+    // nullptr (the default): try every scheduled point after t.
+    void set_span_ends(const std::multiset<int64_t>* ends) { span_ends_ = ends; }
 
     // `update`: applies an allocation given as R (reader "jgf",
     // "jgf_shorthand" or "rv1exec") for [at, at+duration) and emits it
@@ -311,6 +324,7 @@ private:
     std::vector<std::pair<TypeId, int64_t>> totals_;  // J: the request's tracked-type totals
     int64_t at_ = 0;
     int64_t now_ = 0;  // set_now()
+    const std::multiset<int64_t>* span_ends_ = nullptr;  // set_span_ends()
     int64_t duration_ = 0;
     AllocKind kind_ = AllocKind::kAlloc;
     bool x_root_ = false;

@@ -18,7 +18,39 @@ bool release_own_span(VertexSchedule& record, JobId jobid) {
     return ok;
 }
 
+// Removes every record of the job at u: tag, checker span, subtree span
+// and own span. False when u holds no tag of the job (nothing removed).
+bool release_tagged(VertexSchedule* record, SubtreePlan* plan, JobId jobid, bool& ok) {
+    if (record == nullptr || record->tags.erase(jobid) == 0) return false;
+    if (auto x = record->x_spans.find(jobid); x != record->x_spans.end()) {
+        ok = record->x_checker.remove_span(x->second).ok() && ok;
+        record->x_spans.erase(x);
+    }
+    if (plan != nullptr) {
+        if (auto s = plan->job2span.find(jobid); s != plan->job2span.end()) {
+            ok = plan->plan.remove_span(s->second).ok() && ok;
+            plan->job2span.erase(s);
+        }
+    }
+    ok = release_own_span(*record, jobid) && ok;
+    return true;
+}
+
 }  // namespace
+
+Status DfuTraverser::cancel_held(JobId jobid, const std::vector<VertexId>& held) {
+    VertexId root = graph_.root(dominant());
+    const VertexSchedule* root_record = store_.find(root);
+    if (held.empty() || root_record == nullptr || root_record->tags.count(jobid) == 0) return cancel(jobid);
+    preorder_ = postorder_ = 0;
+    bool ok = true;
+    for (VertexId v : held) {
+        if (!release_tagged(store_.find(v), store_.subtree(v, 0), jobid, ok)) continue;
+        ++preorder_;
+        ++postorder_;
+    }
+    return ok ? ok_status() : make_error(Errc::kInvalid, "error removing job spans");
+}
 
 Status DfuTraverser::cancel(JobId jobid) {
     preorder_ = postorder_ = 0;
@@ -41,6 +73,7 @@ Status DfuTraverser::cancel(JobId jobid) {
         bool entered;
     };
     std::vector<Frame> stack{{root, false}};
+    std::vector<VertexId> children;
     while (!stack.empty()) {
         Frame f = stack.back();
         stack.pop_back();
@@ -53,22 +86,10 @@ Status DfuTraverser::cancel(JobId jobid) {
         if (colour(0, u) != kWhite) continue;  // reached twice in a DAG
         ++preorder_;
         set_colour(0, u, kGrey);
-        VertexSchedule* record = store_.find(u);
-        if (record == nullptr || record->tags.erase(jobid) == 0) continue;
-        if (auto x = record->x_spans.find(jobid); x != record->x_spans.end()) {
-            ok = record->x_checker.remove_span(x->second).ok() && ok;
-            record->x_spans.erase(x);
-        }
-        if (SubtreePlan* plan = store_.subtree(u, 0)) {
-            if (auto s = plan->job2span.find(jobid); s != plan->job2span.end()) {
-                ok = plan->plan.remove_span(s->second).ok() && ok;
-                plan->job2span.erase(s);
-            }
-        }
-        ok = release_own_span(*record, jobid) && ok;
+        if (!release_tagged(store_.find(u), store_.subtree(u, 0), jobid, ok)) continue;
         stack.push_back({u, true});
         // Push children in reverse so they are visited in out-edge order.
-        std::vector<VertexId> children;
+        children.clear();
         for (EdgeId e : graph_.out(u))
             if (graph_.subsystem(e) == dominant()) children.push_back(graph_.target(e));
         for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back({*it, false});

@@ -99,6 +99,11 @@ Errc DfuTraverser::schedule(Jobspec& jobspec, MatchOp op, int64_t& at) {
                 at = *t;
                 if (select_jobspec(jobspec, at) == Errc::kOk) return Errc::kOk;
                 from = at + 1;
+                if (span_ends_ != nullptr) {
+                    auto next = span_ends_->upper_bound(at);
+                    if (next == span_ends_->end()) break;  // nothing is ever released after at
+                    from = *next;
+                }
             }
         }
         Errc probe = probe_far_future(jobspec);
