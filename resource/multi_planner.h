@@ -61,6 +61,19 @@ public:
     Result<Time> earliest(Time from, Time d,
                           const std::vector<int64_t>& amounts) const;
 
+    // Restoring a saved subtree plan (state/, resource/schedule_restore.cc).
+    SpanId next_span_id() const { return next_id_; }
+    // Calls fn(id, per-type span ids) in increasing id order.
+    template <class Fn>
+    void for_each_multispan(Fn&& fn) const {
+        spans_.for_each([&](int64_t id, const PerType& per) { fn(id, std::vector<SpanId>(per.begin(), per.end())); });
+    }
+    Planner& planner_to_restore(size_t i) { return planners_[i]; }
+    // Puts multi-span `id` back; the caller gives ids in increasing order,
+    // above every multi-span known.
+    Status restore_multispan(SpanId id, const std::vector<SpanId>& per_type);
+    void restore_next_id(SpanId next) { next_id_ = next; }
+
 private:
     Status check_amounts(const std::vector<int64_t>& amounts) const;
 

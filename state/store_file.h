@@ -41,13 +41,14 @@
 
 #include "cli/session.h"
 #include "state/journal.h"
+#include "state/rows.h"
 #include "state/sqlite_db.h"
 #include "utilities/result.h"
 
 namespace rq::state {
 
 inline constexpr int64_t kApplicationId = 0x52515354;  // "RQST"
-inline constexpr int64_t kSchemaVersion = 2;
+inline constexpr int64_t kSchemaVersion = 3;
 
 // Where a file stands relative to the journal: how many entries and blobs
 // it holds.
@@ -67,6 +68,13 @@ struct Snapshot {
     std::string source;
     Journal journal;
     Mark mark;
+    // The rows (state/rows.h): whether they hold the whole state, their
+    // checksum, and the session counters kept in meta.
+    bool rows_exact = false;
+    uint64_t rows_digest = 0;
+    int64_t next_jobid = 1;
+    int64_t nodes_up = 0;
+    std::string match_time;
 };
 
 // Opens `path` for reading a session: refuses a missing, foreign or corrupt
@@ -75,13 +83,16 @@ Status open_existing(Database& db, const std::string& path);
 // Whether the open database already holds a session (non-empty, ours).
 Result<bool> holds_session(Database& db);
 
-// Writes everything (one transaction) and returns the new mark.
+// Writes everything (one transaction) and returns the new mark; the
+// vertex rows only when `rows_exact` (they hold the whole state).
 Result<Mark> write_whole(Database& db, const Session& s, const std::string& source, const Journal& journal,
-                         const std::string& session_id);
-// Appends the entries and blobs after `mark` (one transaction). Refused if
-// the file's own mark is not `mark` (not saved whole by this session, or
-// changed since).
-Result<Mark> write_changes(Database& db, const Session& s, const Journal& journal, const Mark& mark);
+                         const std::string& session_id, bool rows_exact);
+// Appends the entries and blobs after `mark` and rewrites the rows of the
+// `dirty` vertices and the touched jobs (one transaction). Refused if the
+// file's own mark is not `mark` (not saved whole by this session, or
+// changed since). Once `rows_exact` is false the vertex rows are dropped.
+Result<Mark> write_changes(Database& db, const Session& s, const Journal& journal, const Mark& mark,
+                           bool rows_exact, const Dirty& dirty);
 
 Result<Snapshot> read_snapshot(Database& db);
 
