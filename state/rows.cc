@@ -19,73 +19,76 @@ CREATE TABLE IF NOT EXISTS job(id INTEGER PRIMARY KEY, state TEXT NOT NULL, sche
                                jobspec TEXT NOT NULL, overhead REAL NOT NULL, digest INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS vertex(v INTEGER PRIMARY KEY, up INTEGER NOT NULL, properties BLOB NOT NULL,
                                   weights TEXT NOT NULL, record INTEGER NOT NULL, own_next INTEGER NOT NULL,
-                                  x_next INTEGER NOT NULL, tags TEXT NOT NULL, labels BLOB NOT NULL,
-                                  digest INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS span(v INTEGER NOT NULL, planner TEXT NOT NULL, id INTEGER NOT NULL,
-                                start INTEGER NOT NULL, end INTEGER NOT NULL, amount INTEGER NOT NULL,
-                                PRIMARY KEY (v, planner, id)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS vertex_job(v INTEGER NOT NULL, kind TEXT NOT NULL, job INTEGER NOT NULL,
-                                      span INTEGER NOT NULL, PRIMARY KEY (v, kind, job)) WITHOUT ROWID;
+                                  x_next INTEGER NOT NULL, labels BLOB NOT NULL, digest INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS subtree(v INTEGER NOT NULL, slot INTEGER NOT NULL, next_id INTEGER NOT NULL,
-                                   planner_next TEXT NOT NULL, PRIMARY KEY (v, slot)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS multispan(v INTEGER NOT NULL, slot INTEGER NOT NULL, id INTEGER NOT NULL,
-                                     per_type TEXT NOT NULL, PRIMARY KEY (v, slot, id)) WITHOUT ROWID;
+                                   planner_next TEXT NOT NULL, digest INTEGER NOT NULL,
+                                   PRIMARY KEY (v, slot)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS vertex_job(v INTEGER NOT NULL, job INTEGER NOT NULL, kind TEXT NOT NULL,
+                                      span INTEGER NOT NULL, digest INTEGER NOT NULL,
+                                      PRIMARY KEY (v, job, kind)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS span(v INTEGER NOT NULL, job INTEGER NOT NULL, planner TEXT NOT NULL,
+                                id INTEGER NOT NULL, start INTEGER NOT NULL, end INTEGER NOT NULL,
+                                amount INTEGER NOT NULL, digest INTEGER NOT NULL,
+                                PRIMARY KEY (v, job, planner, id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS multispan(v INTEGER NOT NULL, job INTEGER NOT NULL, slot INTEGER NOT NULL,
+                                     id INTEGER NOT NULL, per_type TEXT NOT NULL, digest INTEGER NOT NULL,
+                                     PRIMARY KEY (v, job, slot, id)) WITHOUT ROWID;
 )";
 
 namespace {
 
-const char* const kVertexTables[] = {"vertex", "span", "vertex_job", "subtree", "multispan"};
+const char* const kVertexTables[] = {"vertex", "subtree", "vertex_job", "span", "multispan"};
+const char* const kJobTables[] = {"vertex_job", "span", "multispan"};
+constexpr int64_t kNoJob = -1;  // spans no job record names (kept whole with the vertex)
 
-struct SpanRow {
-    std::string planner;  // own, x, or s<slot>.<type index>
-    int64_t id, start, end, amount;
-    auto key() const { return std::tie(planner, id); }
-};
-struct JobRow {
-    std::string kind;  // alloc, resv, x, or s<slot>
-    int64_t job, span;
-    auto key() const { return std::tie(kind, job); }
-};
-struct SubRow {
-    int64_t slot, next_id;
-    std::string planner_next;  // each per-type planner's next span id
-};
-struct MultiRow {
-    int64_t slot, id;
-    std::string per_type;  // span ids, space separated
-    auto key() const { return std::tie(slot, id); }
-};
-
-// All rows of one vertex.
+// One row of each table; digest() is the row's checksum.
 struct VertexRow {
     int64_t v = 0, up = 1, record = 0, own_next = 1, x_next = 1;
-    std::string properties, weights, tags, labels;
-    std::vector<SpanRow> spans;
-    std::vector<JobRow> jobs;
-    std::vector<SubRow> subs;
-    std::vector<MultiRow> multis;
-
-    void sort() {
-        std::sort(spans.begin(), spans.end(), [](auto& a, auto& b) { return a.key() < b.key(); });
-        std::sort(jobs.begin(), jobs.end(), [](auto& a, auto& b) { return a.key() < b.key(); });
-        std::sort(subs.begin(), subs.end(), [](auto& a, auto& b) { return a.slot < b.slot; });
-        std::sort(multis.begin(), multis.end(), [](auto& a, auto& b) { return a.key() < b.key(); });
-    }
+    std::string properties, weights, labels;
     uint64_t digest() const {
         Digest d;
+        d.add("vertex");
         for (int64_t n : {v, up, record, own_next, x_next}) d.add_number(static_cast<uint64_t>(n));
-        d.add(properties).add(weights).add(tags).add(labels);
-        d.add_number(spans.size());
-        for (auto& r : spans)
-            d.add(r.planner).add_number(r.id).add_number(r.start).add_number(r.end).add_number(r.amount);
-        d.add_number(jobs.size());
-        for (auto& r : jobs) d.add(r.kind).add_number(r.job).add_number(r.span);
-        d.add_number(subs.size());
-        for (auto& r : subs) d.add_number(r.slot).add_number(r.next_id).add(r.planner_next);
-        d.add_number(multis.size());
-        for (auto& r : multis) d.add_number(r.slot).add_number(r.id).add(r.per_type);
-        return d.value();
+        return d.add(properties).add(weights).add(labels).value();
     }
+};
+struct SubRow {
+    int64_t v, slot, next_id;
+    std::string planner_next;  // each per-type planner's next span id
+    uint64_t digest() const {
+        return Digest().add("subtree").add_number(v).add_number(slot).add_number(next_id).add(planner_next).value();
+    }
+};
+struct JobRow {
+    int64_t v, job;
+    std::string kind;  // alloc, resv, x, tag, or s<slot>
+    int64_t span;
+    uint64_t digest() const { return Digest().add("job").add_number(v).add_number(job).add(kind).add_number(span).value(); }
+};
+struct SpanRow {
+    int64_t v, job;
+    std::string planner;  // own, x, or s<slot>.<type index>
+    int64_t id, start, end, amount;
+    uint64_t digest() const {
+        return Digest().add("span").add_number(v).add_number(job).add(planner).add_number(id).add_number(start)
+            .add_number(end).add_number(amount).value();
+    }
+};
+struct MultiRow {
+    int64_t v, job, slot, id;
+    std::string per_type;  // span ids, space separated
+    uint64_t digest() const {
+        return Digest().add("multi").add_number(v).add_number(job).add_number(slot).add_number(id).add(per_type).value();
+    }
+};
+
+// Rows of one vertex (or of some jobs at it).
+struct Rows {
+    std::optional<VertexRow> vertex;
+    std::vector<SubRow> subs;
+    std::vector<JobRow> jobs;
+    std::vector<SpanRow> spans;
+    std::vector<MultiRow> multis;
 };
 
 // Length-prefixed key/value pairs: any bytes survive.
@@ -122,35 +125,69 @@ std::vector<int64_t> numbers(const std::string& text) {
     return out;
 }
 
-template <class Map>
-void add_jobs(VertexRow& row, const char* kind, const Map& m) {
-    for (auto& [job, span] : m) row.jobs.push_back(JobRow{kind, job, span});
-}
-
-// The spans of planner p named by `ids` (the job maps), or, if they do
-// not account for all of them, every id below the next one.
-void add_spans(VertexRow& row, const std::string& name, const Planner& p, std::vector<SpanId> ids) {
-    if (ids.size() != p.span_count()) {
-        ids.clear();
-        for (SpanId id = 1; id < p.next_span_id() && ids.size() < p.span_count(); ++id)
-            if (p.span(id) != nullptr) ids.push_back(id);
-    }
-    for (SpanId id : ids)
-        if (const Span* sp = p.span(id)) row.spans.push_back(SpanRow{name, sp->id, sp->start, sp->end, sp->amount});
-}
-
-template <class Map>
-std::vector<SpanId> span_ids(const Map& m) {
-    std::vector<SpanId> out;
-    for (auto& [job, span] : m) out.push_back(span);
-    return out;
-}
-
 size_t slots_of(const Session& s) { return s.traverser ? s.traverser->subsystems().size() : 0; }
 
-// The rows of v, or nothing when v is as loaded (up, no properties,
-// weights, record or used subtree plan).
-std::optional<VertexRow> row_of(const Session& s, VertexId v) {
+void add_span(Rows& out, VertexId v, int64_t job, const std::string& name, const Planner& p, SpanId id) {
+    if (const Span* sp = p.span(id)) out.spans.push_back(SpanRow{v, job, name, sp->id, sp->start, sp->end, sp->amount});
+}
+
+// The multi-span `id` of a subtree plan and its per-type spans.
+void add_multispan(Rows& out, VertexId v, int64_t job, size_t slot, const MultiPlanner& plan, SpanId id,
+                   const std::vector<SpanId>& per) {
+    std::string text;
+    for (size_t i = 0; i < per.size(); ++i) {
+        text += std::to_string(per[i]) + " ";
+        if (per[i] != 0 && i < plan.size())
+            add_span(out, v, job, "s" + std::to_string(slot) + "." + std::to_string(i), plan.planner(i), per[i]);
+    }
+    out.multis.push_back(MultiRow{v, job, static_cast<int64_t>(slot), id, text});
+}
+
+// The rows of job j at v: its tag, its records and their spans.
+void job_rows(const Session& s, VertexId v, int64_t j, Rows& out) {
+    if (const VertexSchedule* r = s.store->find(v)) {
+        if (r->tags.count(j)) out.jobs.push_back(JobRow{v, j, "tag", 0});
+        if (auto a = r->allocations.find(j); a != r->allocations.end()) {
+            out.jobs.push_back(JobRow{v, j, "alloc", a->second});
+            add_span(out, v, j, "own", r->plan, a->second);
+        }
+        if (auto a = r->reservations.find(j); a != r->reservations.end()) {
+            out.jobs.push_back(JobRow{v, j, "resv", a->second});
+            add_span(out, v, j, "own", r->plan, a->second);
+        }
+        if (auto a = r->x_spans.find(j); a != r->x_spans.end()) {
+            out.jobs.push_back(JobRow{v, j, "x", a->second});
+            add_span(out, v, j, "x", r->x_checker, a->second);
+        }
+    }
+    for (size_t slot = 0; slot < slots_of(s); ++slot) {
+        const SubtreePlan* sp = s.store->subtree(v, slot);
+        if (sp == nullptr) continue;
+        auto a = sp->job2span.find(j);
+        if (a == sp->job2span.end()) continue;
+        out.jobs.push_back(JobRow{v, j, "s" + std::to_string(slot), a->second});
+        sp->plan.for_each_multispan([&](SpanId id, const std::vector<SpanId>& per) {
+            if (id == a->second) add_multispan(out, v, j, slot, sp->plan, id, per);
+        });
+    }
+}
+
+// Whether every span at v belongs to a job record (then a job's rows can
+// be rewritten alone); O(slots).
+bool regular(const Session& s, VertexId v) {
+    if (const VertexSchedule* r = s.store->find(v))
+        if (r->plan.span_count() != r->allocations.size() + r->reservations.size() ||
+            r->x_checker.span_count() != r->x_spans.size())
+            return false;
+    for (size_t slot = 0; slot < slots_of(s); ++slot)
+        if (const SubtreePlan* sp = s.store->subtree(v, slot); sp && sp->plan.span_count() != sp->job2span.size())
+            return false;
+    return true;
+}
+
+// v's own rows, or none when v is as loaded (up, no properties, weights,
+// record or used subtree plan).
+void vertex_rows(const Session& s, VertexId v, Rows& out) {
     const ResourceGraph& g = *s.graph;
     VertexRow row;
     row.v = v;
@@ -168,66 +205,131 @@ std::optional<VertexRow> row_of(const Session& s, VertexId v) {
         row.record = 1;
         row.own_next = r->plan.next_span_id();
         row.x_next = r->x_checker.next_span_id();
-        std::vector<SpanId> own = span_ids(r->allocations), x = span_ids(r->x_spans);
-        for (SpanId id : span_ids(r->reservations)) own.push_back(id);
-        add_spans(row, "own", r->plan, own);
-        add_spans(row, "x", r->x_checker, x);
-        add_jobs(row, "alloc", r->allocations);
-        add_jobs(row, "resv", r->reservations);
-        add_jobs(row, "x", r->x_spans);
-        for (JobId j : r->tags) row.tags += std::to_string(j) + " ";
         if (const Labels::Map* labels = r->ephemeral.get()) row.labels = encode_pairs(*labels);
     }
     for (size_t slot = 0; slot < slots_of(s); ++slot) {
         const SubtreePlan* sp = s.store->subtree(v, slot);
         if (sp == nullptr || sp->plan.next_span_id() == 0) continue;
         changed = true;
-        const std::string tag = "s" + std::to_string(slot);
         std::string nexts;
         for (size_t i = 0; i < sp->plan.size(); ++i) nexts += std::to_string(sp->plan.planner(i).next_span_id()) + " ";
-        row.subs.push_back(SubRow{static_cast<int64_t>(slot), sp->plan.next_span_id(), nexts});
-        std::vector<std::vector<SpanId>> per_planner(sp->plan.size());
-        sp->plan.for_each_multispan([&](SpanId id, const std::vector<SpanId>& per) {
-            std::string text;
-            for (size_t i = 0; i < per.size(); ++i) {
-                text += std::to_string(per[i]) + " ";
-                if (per[i] != 0 && i < per_planner.size()) per_planner[i].push_back(per[i]);
-            }
-            row.multis.push_back(MultiRow{static_cast<int64_t>(slot), id, text});
-        });
-        for (size_t i = 0; i < sp->plan.size(); ++i)
-            add_spans(row, tag + "." + std::to_string(i), sp->plan.planner(i), per_planner[i]);
-        add_jobs(row, tag.c_str(), sp->job2span);
+        out.subs.push_back(SubRow{v, static_cast<int64_t>(slot), sp->plan.next_span_id(), nexts});
     }
-    if (!changed) return std::nullopt;
-    row.sort();
-    return row;
+    if (changed) out.vertex = row;
 }
 
-struct VertexWriter {
-    Result<Statement> vertex, span, job, sub, multi;
-    explicit VertexWriter(Database& db)
-        : vertex(db.prepare("INSERT INTO vertex VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)")),
-          span(db.prepare("INSERT INTO span VALUES (?1, ?2, ?3, ?4, ?5, ?6)")),
-          job(db.prepare("INSERT INTO vertex_job VALUES (?1, ?2, ?3, ?4)")),
-          sub(db.prepare("INSERT INTO subtree VALUES (?1, ?2, ?3, ?4)")),
-          multi(db.prepare("INSERT INTO multispan VALUES (?1, ?2, ?3, ?4)")) {}
+// Every row of v: its own, each job's, and spans no job record names.
+void all_rows(const Session& s, VertexId v, Rows& out) {
+    vertex_rows(s, v, out);
+    std::set<int64_t> jobs;
+    if (const VertexSchedule* r = s.store->find(v)) {
+        for (JobId j : r->tags) jobs.insert(j);
+        for (auto& e : r->allocations) jobs.insert(e.first);
+        for (auto& e : r->reservations) jobs.insert(e.first);
+        for (auto& e : r->x_spans) jobs.insert(e.first);
+    }
+    for (size_t slot = 0; slot < slots_of(s); ++slot)
+        if (const SubtreePlan* sp = s.store->subtree(v, slot))
+            for (auto& e : sp->job2span) jobs.insert(e.first);
+    for (int64_t j : jobs) job_rows(s, v, j, out);
+    if (regular(s, v)) return;
+    // Spans and multi-spans outside the job records: by id.
+    std::set<std::pair<std::string, SpanId>> named;
+    std::set<std::pair<int64_t, SpanId>> named_multi;
+    for (auto& sp : out.spans) named.insert({sp.planner, sp.id});
+    for (auto& m : out.multis) named_multi.insert({m.slot, m.id});
+    auto rest = [&](const std::string& name, const Planner& p) {
+        size_t found = 0;
+        for (SpanId id = 1; id < p.next_span_id() && found < p.span_count(); ++id)
+            if (p.span(id) != nullptr && ++found && !named.count({name, id})) add_span(out, v, kNoJob, name, p, id);
+    };
+    if (const VertexSchedule* r = s.store->find(v)) {
+        rest("own", r->plan);
+        rest("x", r->x_checker);
+    }
+    for (size_t slot = 0; slot < slots_of(s); ++slot)
+        if (const SubtreePlan* sp = s.store->subtree(v, slot))
+            sp->plan.for_each_multispan([&](SpanId id, const std::vector<SpanId>& per) {
+                if (!named_multi.count({static_cast<int64_t>(slot), id}))
+                    add_multispan(out, v, kNoJob, slot, sp->plan, id, per);
+            });
+}
+
+struct Writer {
+    Result<Statement> vertex, sub, job, span, multi;
+    explicit Writer(Database& db)
+        : vertex(db.prepare("INSERT INTO vertex VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")),
+          sub(db.prepare("INSERT INTO subtree VALUES (?1, ?2, ?3, ?4, ?5)")),
+          job(db.prepare("INSERT INTO vertex_job VALUES (?1, ?2, ?3, ?4, ?5)")),
+          span(db.prepare("INSERT INTO span VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")),
+          multi(db.prepare("INSERT INTO multispan VALUES (?1, ?2, ?3, ?4, ?5, ?6)")) {}
     Status ready() const {
-        for (auto* st : {&vertex, &span, &job, &sub, &multi})
+        for (auto* st : {&vertex, &sub, &job, &span, &multi})
             if (!*st) return st->error();
         return ok_status();
     }
-    Status put(const VertexRow& r, uint64_t digest) {
-        RQ_TRY(vertex->bind(1, r.v).bind(2, r.up).bind_blob(3, r.properties).bind(4, r.weights).bind(5, r.record)
-                   .bind(6, r.own_next).bind(7, r.x_next).bind(8, r.tags).bind_blob(9, r.labels)
-                   .bind(10, static_cast<int64_t>(digest)).run());
-        for (auto& x : r.spans)
-            RQ_TRY(span->bind(1, r.v).bind(2, x.planner).bind(3, x.id).bind(4, x.start).bind(5, x.end)
-                       .bind(6, x.amount).run());
-        for (auto& x : r.jobs) RQ_TRY(job->bind(1, r.v).bind(2, x.kind).bind(3, x.job).bind(4, x.span).run());
-        for (auto& x : r.subs) RQ_TRY(sub->bind(1, r.v).bind(2, x.slot).bind(3, x.next_id).bind(4, x.planner_next).run());
-        for (auto& x : r.multis) RQ_TRY(multi->bind(1, r.v).bind(2, x.slot).bind(3, x.id).bind(4, x.per_type).run());
+    static int64_t d(uint64_t digest) { return static_cast<int64_t>(digest); }
+    // Inserts `rows`; returns the sum of their digests.
+    Result<uint64_t> put(const Rows& rows) {
+        uint64_t sum = 0;
+        if (const auto& r = rows.vertex) {
+            sum += r->digest();
+            RQ_TRY(vertex->bind(1, r->v).bind(2, r->up).bind_blob(3, r->properties).bind(4, r->weights)
+                       .bind(5, r->record).bind(6, r->own_next).bind(7, r->x_next).bind_blob(8, r->labels)
+                       .bind(9, d(r->digest())).run());
+        }
+        for (auto& x : rows.subs) {
+            sum += x.digest();
+            RQ_TRY(sub->bind(1, x.v).bind(2, x.slot).bind(3, x.next_id).bind(4, x.planner_next).bind(5, d(x.digest())).run());
+        }
+        for (auto& x : rows.jobs) {
+            sum += x.digest();
+            RQ_TRY(job->bind(1, x.v).bind(2, x.job).bind(3, x.kind).bind(4, x.span).bind(5, d(x.digest())).run());
+        }
+        for (auto& x : rows.spans) {
+            sum += x.digest();
+            RQ_TRY(span->bind(1, x.v).bind(2, x.job).bind(3, x.planner).bind(4, x.id).bind(5, x.start)
+                       .bind(6, x.end).bind(7, x.amount).bind(8, d(x.digest())).run());
+        }
+        for (auto& x : rows.multis) {
+            sum += x.digest();
+            RQ_TRY(multi->bind(1, x.v).bind(2, x.job).bind(3, x.slot).bind(4, x.id).bind(5, x.per_type)
+                       .bind(6, d(x.digest())).run());
+        }
+        return sum;
+    }
+};
+
+// Deletes rows by key (?1, and ?2 if given), returning the sum of the
+// deleted rows' digests (mod 2^64, row by row).
+struct Eraser {
+    std::vector<Statement> selects, drops;
+    Status prepare(Database& db, const char* const* tables, size_t n, const std::string& where) {
+        for (size_t i = 0; i < n; ++i) {
+            auto select = db.prepare(std::string("SELECT digest FROM ") + tables[i] + " WHERE " + where);
+            auto drop = db.prepare(std::string("DELETE FROM ") + tables[i] + " WHERE " + where);
+            if (!select) return select.error();
+            if (!drop) return drop.error();
+            selects.push_back(std::move(*select));
+            drops.push_back(std::move(*drop));
+        }
         return ok_status();
+    }
+    Result<uint64_t> erase(int64_t first, std::optional<int64_t> second = std::nullopt) {
+        uint64_t sum = 0;
+        for (size_t i = 0; i < selects.size(); ++i) {
+            Statement& q = selects[i];
+            q.bind(1, first);
+            if (second) q.bind(2, *second);
+            Status status;
+            while (q.step(status)) sum += static_cast<uint64_t>(q.integer(0));
+            q.reset();
+            if (!status) return status.error();
+            drops[i].bind(1, first);
+            if (second) drops[i].bind(2, *second);
+            RQ_TRY(drops[i].run());
+        }
+        return sum;
     }
 };
 
@@ -285,7 +387,8 @@ void add_job_vertices(const Session& s, int64_t job, Dirty& out) {
         VertexId u = stack.back();
         stack.pop_back();
         const VertexSchedule* r = s.store->find(u);
-        if (r == nullptr || r->tags.count(job) == 0 || !out.vertices.insert(u).second) continue;
+        if (r == nullptr || r->tags.count(job) == 0 || !out.jobs.insert({u, job}).second) continue;
+        out.vertices.insert(u);
         for (EdgeId e : g.out(u)) stack.push_back(g.target(e));
     }
 }
@@ -296,43 +399,63 @@ Status clear_rows(Database& db) {
 }
 
 Result<uint64_t> write_vertex_rows(Database& db, const Session& s, const Dirty& dirty, uint64_t digest) {
-    VertexWriter w(db);
+    Writer w(db);
     RQ_TRY(w.ready());
+    const size_t n = s.graph->num_vertices();
     if (dirty.all) {
         // Everything again: the old rows' digests leave the sum.
-        auto old = db.prepare("SELECT digest FROM vertex");
-        if (!old) return old.error();
-        Status status;
-        while (old->step(status)) digest -= static_cast<uint64_t>(old->integer(0));
-        if (!status) return status.error();
-        for (const char* table : kVertexTables) RQ_TRY(db.exec(std::string("DELETE FROM ") + table));
-        for (VertexId v = 0; v < s.graph->num_vertices(); ++v)
-            if (auto row = row_of(s, v)) {
-                uint64_t d = row->digest();
-                RQ_TRY(w.put(*row, d));
-                digest += d;
-            }
+        for (const char* table : kVertexTables) {
+            auto old = db.prepare(std::string("SELECT digest FROM ") + table);
+            if (!old) return old.error();
+            Status status;
+            while (old->step(status)) digest -= static_cast<uint64_t>(old->integer(0));
+            if (!status) return status.error();
+            RQ_TRY(db.exec(std::string("DELETE FROM ") + table));
+        }
+        for (VertexId v = 0; v < n; ++v) {
+            Rows rows;
+            all_rows(s, v, rows);
+            auto added = w.put(rows);
+            if (!added) return added.error();
+            digest += *added;
+        }
         return digest;
     }
-    auto select = db.prepare("SELECT digest FROM vertex WHERE v = ?1");
-    if (!select) return select.error();
-    std::vector<Statement> drops;
-    for (const char* table : kVertexTables) {
-        auto st = db.prepare(std::string("DELETE FROM ") + table + " WHERE v = ?1");
-        if (!st) return st.error();
-        drops.push_back(std::move(*st));
-    }
+    // Own rows of each dirty vertex; then, per (vertex, job), that job's
+    // rows, or every row of a vertex whose spans are not all in job records.
+    Eraser own, whole, one_job;
+    RQ_TRY(own.prepare(db, kVertexTables, 2, "v = ?1"));
+    RQ_TRY(whole.prepare(db, kJobTables, 3, "v = ?1"));
+    RQ_TRY(one_job.prepare(db, kJobTables, 3, "v = ?1 AND job = ?2"));
+    std::set<VertexId> rewritten;
     for (VertexId v : dirty.vertices) {
-        auto old = old_digest(*select, v);
+        auto old = own.erase(v);
         if (!old) return old.error();
         digest -= *old;
-        for (Statement& d : drops) RQ_TRY(d.bind(1, static_cast<int64_t>(v)).run());
-        if (v >= s.graph->num_vertices()) continue;
-        if (auto row = row_of(s, v)) {
-            uint64_t d = row->digest();
-            RQ_TRY(w.put(*row, d));
-            digest += d;
+        Rows rows;
+        if (v < n && !regular(s, v)) {
+            auto rest = whole.erase(v);
+            if (!rest) return rest.error();
+            digest -= *rest;
+            all_rows(s, v, rows);
+            rewritten.insert(v);
+        } else if (v < n) {
+            vertex_rows(s, v, rows);
         }
+        auto added = w.put(rows);
+        if (!added) return added.error();
+        digest += *added;
+    }
+    for (auto [v, job] : dirty.jobs) {
+        if (rewritten.count(v)) continue;
+        auto old = one_job.erase(v, job);
+        if (!old) return old.error();
+        digest -= *old;
+        Rows rows;
+        if (v < n) job_rows(s, v, job, rows);
+        auto added = w.put(rows);
+        if (!added) return added.error();
+        digest += *added;
     }
     return digest;
 }
@@ -365,73 +488,87 @@ Result<uint64_t> write_job_rows(Database& db, const Session& s, const std::set<i
 
 namespace {
 
-// Reads every vertex's rows; checks each row's digest, adds them to `sum`.
-Result<std::map<int64_t, VertexRow>> read_vertex_rows(Database& db, uint64_t& sum) {
-    std::map<int64_t, VertexRow> rows;
-    std::map<int64_t, uint64_t> stored;
+// Every row of one vertex, read back.
+struct Saved {
+    VertexRow vertex;
+    bool has_vertex = false;
+    Rows rows;
+};
+
+template <class Row>
+Status checked(const Database& db, const Row& row, int64_t stored, uint64_t& sum, const char* table) {
+    if (row.digest() != static_cast<uint64_t>(stored))
+        return corrupt_rows(db, std::string("a row of ") + table + " (vertex " + std::to_string(row.v) +
+                                    ") does not match its checksum");
+    sum += row.digest();
+    return ok_status();
+}
+
+// Reads every vertex row; checks each row's digest, adds them to `sum`.
+Result<std::map<int64_t, Saved>> read_vertex_rows(Database& db, uint64_t& sum) {
+    std::map<int64_t, Saved> saved;
     Status status;
-    auto vs = db.prepare("SELECT v, up, properties, weights, record, own_next, x_next, tags, labels, digest FROM vertex");
-    if (!vs) return vs.error();
-    while (vs->step(status)) {
-        VertexRow& r = rows[vs->integer(0)];
-        r.v = vs->integer(0);
-        r.up = vs->integer(1);
-        r.properties = vs->text(2);
-        r.weights = vs->text(3);
-        r.record = vs->integer(4);
-        r.own_next = vs->integer(5);
-        r.x_next = vs->integer(6);
-        r.tags = vs->text(7);
-        r.labels = vs->text(8);
-        stored[r.v] = static_cast<uint64_t>(vs->integer(9));
-    }
-    if (!status) return status.error();
-    auto owner = [&](int64_t v) -> VertexRow* {
-        auto it = rows.find(v);
-        return it == rows.end() ? nullptr : &it->second;
-    };
-    auto spans = db.prepare("SELECT v, planner, id, start, end, amount FROM span");
-    auto jobs = db.prepare("SELECT v, kind, job, span FROM vertex_job");
-    auto subs = db.prepare("SELECT v, slot, next_id, planner_next FROM subtree");
-    auto multis = db.prepare("SELECT v, slot, id, per_type FROM multispan");
-    for (auto* st : {&spans, &jobs, &subs, &multis})
+    auto vs = db.prepare("SELECT v, up, properties, weights, record, own_next, x_next, labels, digest FROM vertex");
+    auto subs = db.prepare("SELECT v, slot, next_id, planner_next, digest FROM subtree");
+    auto jobs = db.prepare("SELECT v, job, kind, span, digest FROM vertex_job");
+    auto spans = db.prepare("SELECT v, job, planner, id, start, end, amount, digest FROM span");
+    auto multis = db.prepare("SELECT v, job, slot, id, per_type, digest FROM multispan ORDER BY v, slot, id");
+    for (auto* st : {&vs, &subs, &jobs, &spans, &multis})
         if (!*st) return st->error();
-    while (spans->step(status)) {
-        VertexRow* r = owner(spans->integer(0));
-        if (r == nullptr) return corrupt_rows(db, "a span of no vertex row");
-        r->spans.push_back(SpanRow{spans->text(1), spans->integer(2), spans->integer(3), spans->integer(4), spans->integer(5)});
+    while (vs->step(status)) {
+        VertexRow r{vs->integer(0), vs->integer(1), vs->integer(4), vs->integer(5), vs->integer(6),
+                    vs->text(2), vs->text(3), vs->text(7)};
+        RQ_TRY(checked(db, r, vs->integer(8), sum, "vertex"));
+        Saved& sv = saved[r.v];
+        sv.vertex = r;
+        sv.has_vertex = true;
+    }
+    auto owner = [&](int64_t v) -> Saved* {
+        auto it = saved.find(v);
+        return it == saved.end() ? nullptr : &it->second;
+    };
+    auto orphan = [&](const char* what) { return corrupt_rows(db, std::string("a ") + what + " of no vertex row"); };
+    while (status && subs->step(status)) {
+        SubRow r{subs->integer(0), subs->integer(1), subs->integer(2), subs->text(3)};
+        RQ_TRY(checked(db, r, subs->integer(4), sum, "subtree"));
+        Saved* sv = owner(r.v);
+        if (sv == nullptr) return orphan("subtree plan");
+        sv->rows.subs.push_back(r);
     }
     while (status && jobs->step(status)) {
-        VertexRow* r = owner(jobs->integer(0));
-        if (r == nullptr) return corrupt_rows(db, "a job record of no vertex row");
-        r->jobs.push_back(JobRow{jobs->text(1), jobs->integer(2), jobs->integer(3)});
+        JobRow r{jobs->integer(0), jobs->integer(1), jobs->text(2), jobs->integer(3)};
+        RQ_TRY(checked(db, r, jobs->integer(4), sum, "vertex_job"));
+        Saved* sv = owner(r.v);
+        if (sv == nullptr) return orphan("job record");
+        sv->rows.jobs.push_back(r);
     }
-    while (status && subs->step(status)) {
-        VertexRow* r = owner(subs->integer(0));
-        if (r == nullptr) return corrupt_rows(db, "a subtree plan of no vertex row");
-        r->subs.push_back(SubRow{subs->integer(1), subs->integer(2), subs->text(3)});
+    while (status && spans->step(status)) {
+        SpanRow r{spans->integer(0), spans->integer(1), spans->text(2), spans->integer(3),
+                  spans->integer(4), spans->integer(5), spans->integer(6)};
+        RQ_TRY(checked(db, r, spans->integer(7), sum, "span"));
+        Saved* sv = owner(r.v);
+        if (sv == nullptr) return orphan("span");
+        sv->rows.spans.push_back(r);
     }
     while (status && multis->step(status)) {
-        VertexRow* r = owner(multis->integer(0));
-        if (r == nullptr) return corrupt_rows(db, "a multi-span of no vertex row");
-        r->multis.push_back(MultiRow{multis->integer(1), multis->integer(2), multis->text(3)});
+        MultiRow r{multis->integer(0), multis->integer(1), multis->integer(2), multis->integer(3), multis->text(4)};
+        RQ_TRY(checked(db, r, multis->integer(5), sum, "multispan"));
+        Saved* sv = owner(r.v);
+        if (sv == nullptr) return orphan("multi-span");
+        sv->rows.multis.push_back(r);
     }
     if (!status) return status.error();
-    for (auto& [v, r] : rows) {
-        r.sort();
-        uint64_t d = r.digest();
-        if (d != stored[v]) return corrupt_rows(db, "the rows of vertex " + std::to_string(v) + " do not match their checksum");
-        sum += d;
-    }
-    return rows;
+    return saved;
 }
 
 // Puts one vertex's rows back onto the freshly loaded session.
-Status apply(Session& s, const VertexRow& r, const std::string& where) {
+Status apply(Session& s, const Saved& sv, const std::string& where) {
     ResourceGraph& g = *s.graph;
+    const VertexRow& r = sv.vertex;
     auto bad = [&](const std::string& what) {
         return make_error(Errc::kInvalid, where + ": vertex " + std::to_string(r.v) + ": " + what);
     };
+    if (!sv.has_vertex) return bad("rows without the vertex row");
     if (r.v < 0 || static_cast<size_t>(r.v) >= g.num_vertices()) return bad("no such vertex in the saved graph");
     VertexId v = static_cast<VertexId>(r.v);
     g.set_up(v, r.up != 0);
@@ -448,7 +585,7 @@ Status apply(Session& s, const VertexRow& r, const std::string& where) {
     }
     VertexSchedule* rec = r.record ? &s.store->get(v, g.size(v)) : nullptr;
     std::map<int64_t, SubtreePlan*> subs;
-    for (const SubRow& sub : r.subs) {
+    for (const SubRow& sub : sv.rows.subs) {
         SubtreePlan* sp = sub.slot >= 0 ? s.store->subtree(v, static_cast<size_t>(sub.slot)) : nullptr;
         if (sp == nullptr) return bad("a subtree plan the graph does not have");
         std::vector<int64_t> nexts = numbers(sub.planner_next);
@@ -457,7 +594,7 @@ Status apply(Session& s, const VertexRow& r, const std::string& where) {
         for (size_t i = 0; i < nexts.size(); ++i) sp->plan.planner_to_restore(i).restore_next_id(nexts[i]);
         subs[sub.slot] = sp;
     }
-    for (const SpanRow& sp : r.spans) {
+    for (const SpanRow& sp : sv.rows.spans) {
         Planner* p = nullptr;
         if (sp.planner == "own" && rec) p = &rec->plan;
         if (sp.planner == "x" && rec) p = &rec->x_checker;
@@ -472,24 +609,23 @@ Status apply(Session& s, const VertexRow& r, const std::string& where) {
     if (rec) {
         rec->plan.restore_next_id(r.own_next);
         rec->x_checker.restore_next_id(r.x_next);
-        for (int64_t j : numbers(r.tags)) rec->tags.insert(j);
         if (!decode_pairs(r.labels, pairs = {})) return bad("bad labels");
         for (auto& [k, val] : pairs) rec->ephemeral[k] = val;
     }
     int64_t last_slot = -1, last_id = -1;
-    for (const MultiRow& m : r.multis) {
+    for (const MultiRow& m : sv.rows.multis) {  // ordered by slot, id
         if (!subs.count(m.slot)) return bad("a multi-span of no subtree plan");
         if (m.slot == last_slot && m.id <= last_id) return bad("multi-span ids out of order");
         last_slot = m.slot, last_id = m.id;
-        std::vector<int64_t> per = numbers(m.per_type);
-        RQ_TRY(subs[m.slot]->plan.restore_multispan(m.id, per));
+        RQ_TRY(subs[m.slot]->plan.restore_multispan(m.id, numbers(m.per_type)));
     }
-    for (const JobRow& j : r.jobs) {
+    for (const JobRow& j : sv.rows.jobs) {
+        int64_t slot = j.kind.size() > 1 && j.kind[0] == 's' ? std::strtoll(j.kind.c_str() + 1, nullptr, 10) : -1;
         if (rec && j.kind == "alloc") rec->allocations[j.job] = j.span;
         else if (rec && j.kind == "resv") rec->reservations[j.job] = j.span;
         else if (rec && j.kind == "x") rec->x_spans[j.job] = j.span;
-        else if (j.kind.size() > 1 && j.kind[0] == 's' && subs.count(std::strtoll(j.kind.c_str() + 1, nullptr, 10)))
-            subs[std::strtoll(j.kind.c_str() + 1, nullptr, 10)]->job2span[j.job] = j.span;
+        else if (rec && j.kind == "tag") rec->tags.insert(j.job);
+        else if (subs.count(slot)) subs[slot]->job2span[j.job] = j.span;
         else return bad("a job record of unknown kind " + j.kind);
     }
     return ok_status();
@@ -530,7 +666,7 @@ Status restore_rows(Database& db, Session& s, uint64_t digest) {
     ResourceGraph& g = *s.graph;
     for (VertexId v = 0; v < g.num_vertices(); ++v)
         if (!g.is_up(v) && !rows->count(v)) g.set_up(v, true);
-    for (auto& [v, r] : *rows) RQ_TRY(apply(s, r, db.path()));
+    for (auto& [v, saved] : *rows) RQ_TRY(apply(s, saved, db.path()));
     return ok_status();
 }
 

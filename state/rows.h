@@ -7,6 +7,12 @@
 // next id, the span of each job) — and the job table. Resuming restores
 // them onto the freshly loaded graph instead of replaying the journal.
 //
+// A vertex's rows are its own row (status, properties, weights, next span
+// ids, labels, subtree plans' next ids) and, per job holding something
+// there, the job's rows (its tag, its spans, its multi-spans and their
+// ids): a match, cancel or update of one job rewrites only that job's rows
+// at the vertices it walks, not the root's record of every job.
+//
 // Every row has a digest column (64-bit FNV-1a of its contents); the
 // meta key rows_digest is their sum mod 2^64, so that an incremental save
 // updates it in O(changed rows) and a resume recomputes it.
@@ -25,17 +31,22 @@ namespace rq::state {
 // Tables of schema 3 beyond the journal's (CREATE TABLE IF NOT EXISTS).
 extern const char* const kRowSchema;
 
-// The vertices whose rows may have changed (all: every vertex).
+// What may have changed since a save: the per-vertex rows of `vertices`
+// and the rows of one job at one vertex in `jobs` (all: everything).
 struct Dirty {
     bool all = false;
     std::set<VertexId> vertices;
+    std::set<std::pair<VertexId, int64_t>> jobs;
     void merge(const Dirty& o) {
         all = all || o.all;
-        if (!all) vertices.insert(o.vertices.begin(), o.vertices.end());
+        if (all) return;
+        vertices.insert(o.vertices.begin(), o.vertices.end());
+        jobs.insert(o.jobs.begin(), o.jobs.end());
     }
     void clear() {
         all = false;
         vertices.clear();
+        jobs.clear();
     }
 };
 
@@ -43,15 +54,15 @@ struct Dirty {
 // multi-match, update, cancel, partial-cancel, set-status, set-property).
 bool is_row_command(const std::string& word);
 
-// Adds the vertices holding records of live job `job`: the tag walk from
-// the dominant root (what cancel walks). A job the root does not carry
-// (applied some other way) makes every vertex dirty.
+// Adds the vertices holding records of live job `job` and the job's rows
+// there: the tag walk from the dominant root (what cancel walks). A job the
+// root does not carry (applied some other way) makes everything dirty.
 void add_job_vertices(const Session& s, int64_t job, Dirty& out);
 
 // Deletes every vertex and job row.
 Status clear_rows(Database& db);
-// Writes the rows of `dirty` (every vertex when dirty.all, on tables
-// emptied by clear_rows) and returns the new rows digest.
+// Rewrites the rows of `dirty` (every row when dirty.all) and returns the
+// new rows digest.
 Result<uint64_t> write_vertex_rows(Database& db, const Session& s, const Dirty& dirty, uint64_t digest);
 // Rewrites the job rows of `ids` (deleting those no longer in the table).
 Result<uint64_t> write_job_rows(Database& db, const Session& s, const std::set<int64_t>& ids, uint64_t digest);
