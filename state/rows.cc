@@ -256,16 +256,19 @@ void all_rows(const Session& s, VertexId v, Rows& out) {
 }
 
 struct Writer {
-    Result<Statement> vertex, sub, job, span, multi;
-    explicit Writer(Database& db)
-        : vertex(db.prepare("INSERT INTO vertex VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")),
-          sub(db.prepare("INSERT INTO subtree VALUES (?1, ?2, ?3, ?4, ?5)")),
-          job(db.prepare("INSERT INTO vertex_job VALUES (?1, ?2, ?3, ?4, ?5)")),
-          span(db.prepare("INSERT INTO span VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")),
-          multi(db.prepare("INSERT INTO multispan VALUES (?1, ?2, ?3, ?4, ?5, ?6)")) {}
-    Status ready() const {
-        for (auto* st : {&vertex, &sub, &job, &span, &multi})
-            if (!*st) return st->error();
+    Statement *vertex = nullptr, *sub = nullptr, *job = nullptr, *span = nullptr, *multi = nullptr;
+    Status prepare(Database& db) {
+        const std::pair<Statement**, const char*> sqls[] = {
+            {&vertex, "INSERT INTO vertex VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"},
+            {&sub, "INSERT INTO subtree VALUES (?1, ?2, ?3, ?4, ?5)"},
+            {&job, "INSERT INTO vertex_job VALUES (?1, ?2, ?3, ?4, ?5)"},
+            {&span, "INSERT INTO span VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"},
+            {&multi, "INSERT INTO multispan VALUES (?1, ?2, ?3, ?4, ?5, ?6)"}};
+        for (auto& [slot, sql] : sqls) {
+            auto st = db.cached(sql);
+            if (!st) return st.error();
+            *slot = *st;
+        }
         return ok_status();
     }
     static int64_t d(uint64_t digest) { return static_cast<int64_t>(digest); }
@@ -303,31 +306,31 @@ struct Writer {
 // Deletes rows by key (?1, and ?2 if given), returning the sum of the
 // deleted rows' digests (mod 2^64, row by row).
 struct Eraser {
-    std::vector<Statement> selects, drops;
+    std::vector<Statement*> selects, drops;
     Status prepare(Database& db, const char* const* tables, size_t n, const std::string& where) {
         for (size_t i = 0; i < n; ++i) {
-            auto select = db.prepare(std::string("SELECT digest FROM ") + tables[i] + " WHERE " + where);
-            auto drop = db.prepare(std::string("DELETE FROM ") + tables[i] + " WHERE " + where);
+            auto select = db.cached(std::string("SELECT digest FROM ") + tables[i] + " WHERE " + where);
             if (!select) return select.error();
+            selects.push_back(*select);
+            auto drop = db.cached(std::string("DELETE FROM ") + tables[i] + " WHERE " + where);
             if (!drop) return drop.error();
-            selects.push_back(std::move(*select));
-            drops.push_back(std::move(*drop));
+            drops.push_back(*drop);
         }
         return ok_status();
     }
     Result<uint64_t> erase(int64_t first, std::optional<int64_t> second = std::nullopt) {
         uint64_t sum = 0;
         for (size_t i = 0; i < selects.size(); ++i) {
-            Statement& q = selects[i];
+            Statement& q = *selects[i];
             q.bind(1, first);
             if (second) q.bind(2, *second);
             Status status;
             while (q.step(status)) sum += static_cast<uint64_t>(q.integer(0));
             q.reset();
             if (!status) return status.error();
-            drops[i].bind(1, first);
-            if (second) drops[i].bind(2, *second);
-            RQ_TRY(drops[i].run());
+            drops[i]->bind(1, first);
+            if (second) drops[i]->bind(2, *second);
+            RQ_TRY(drops[i]->run());
         }
         return sum;
     }
@@ -399,8 +402,8 @@ Status clear_rows(Database& db) {
 }
 
 Result<uint64_t> write_vertex_rows(Database& db, const Session& s, const Dirty& dirty, uint64_t digest) {
-    Writer w(db);
-    RQ_TRY(w.ready());
+    Writer w;
+    RQ_TRY(w.prepare(db));
     const size_t n = s.graph->num_vertices();
     if (dirty.all) {
         // Everything again: the old rows' digests leave the sum.
@@ -461,12 +464,13 @@ Result<uint64_t> write_vertex_rows(Database& db, const Session& s, const Dirty& 
 }
 
 Result<uint64_t> write_job_rows(Database& db, const Session& s, const std::set<int64_t>& ids, uint64_t digest) {
-    auto put = db.prepare("INSERT OR REPLACE INTO job VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
-    auto drop = db.prepare("DELETE FROM job WHERE id = ?1");
-    auto select = db.prepare("SELECT digest FROM job WHERE id = ?1");
-    if (!put) return put.error();
-    if (!drop) return drop.error();
-    if (!select) return select.error();
+    auto put_ = db.cached("INSERT OR REPLACE INTO job VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+    auto drop_ = db.cached("DELETE FROM job WHERE id = ?1");
+    auto select_ = db.cached("SELECT digest FROM job WHERE id = ?1");
+    if (!put_) return put_.error();
+    if (!drop_) return drop_.error();
+    if (!select_) return select_.error();
+    Statement *put = *put_, *drop = *drop_, *select = *select_;
     for (int64_t id : ids) {
         auto old = old_digest(*select, id);
         if (!old) return old.error();

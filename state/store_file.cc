@@ -115,20 +115,21 @@ std::map<std::string, std::string> meta_of(const Session& s, const Journal& jour
 }
 
 Status write_meta(Database& db, const std::map<std::string, std::string>& meta) {
-    auto stmt = db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)");
+    auto stmt = db.cached("INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)");
     if (!stmt) return stmt.error();
-    for (auto& [k, v] : meta) RQ_TRY(stmt->bind(1, k).bind(2, v).run());
+    for (auto& [k, v] : meta) RQ_TRY((*stmt)->bind(1, k).bind(2, v).run());
     return ok_status();
 }
 
 // Entries [from, end) and blobs [from_blob, end).
 Status write_entries(Database& db, const Journal& journal, size_t from, size_t from_blob) {
-    auto blob = db.prepare("INSERT INTO blob(id, content) VALUES (?1, ?2)");
-    auto entry = db.prepare("INSERT INTO journal(seq, line, timing) VALUES (?1, ?2, ?3)");
-    auto input = db.prepare("INSERT INTO journal_input(seq, ord, path, blob) VALUES (?1, ?2, ?3, ?4)");
-    if (!blob) return blob.error();
-    if (!entry) return entry.error();
-    if (!input) return input.error();
+    auto blob_ = db.cached("INSERT INTO blob(id, content) VALUES (?1, ?2)");
+    auto entry_ = db.cached("INSERT INTO journal(seq, line, timing) VALUES (?1, ?2, ?3)");
+    auto input_ = db.cached("INSERT INTO journal_input(seq, ord, path, blob) VALUES (?1, ?2, ?3, ?4)");
+    if (!blob_) return blob_.error();
+    if (!entry_) return entry_.error();
+    if (!input_) return input_.error();
+    Statement *blob = *blob_, *entry = *entry_, *input = *input_;
     for (size_t b = from_blob; b < journal.blob_count(); ++b)
         RQ_TRY(blob->bind(1, static_cast<int64_t>(b)).bind_blob(2, journal.blob(static_cast<int64_t>(b))).run());
     for (size_t i = from; i < journal.entries.size(); ++i) {
@@ -142,8 +143,9 @@ Status write_entries(Database& db, const Journal& journal, size_t from, size_t f
 }
 
 Result<std::map<std::string, std::string>> read_meta(Database& db) {
-    auto stmt = db.prepare("SELECT key, value FROM meta");
-    if (!stmt) return stmt.error();
+    auto cached = db.cached("SELECT key, value FROM meta");
+    if (!cached) return cached.error();
+    Statement* stmt = *cached;
     std::map<std::string, std::string> meta;
     Status status;
     while (stmt->step(status)) meta[stmt->text(0)] = stmt->text(1);
