@@ -325,9 +325,11 @@ struct Eraser {
             q.bind(1, first);
             if (second) q.bind(2, *second);
             Status status;
-            while (q.step(status)) sum += static_cast<uint64_t>(q.integer(0));
+            bool any = false;
+            while (q.step(status)) sum += static_cast<uint64_t>(q.integer(0)), any = true;
             q.reset();
             if (!status) return status.error();
+            if (!any) continue;  // a new job's rows: nothing to delete
             drops[i]->bind(1, first);
             if (second) drops[i]->bind(2, *second);
             RQ_TRY(drops[i]->run());

@@ -24,6 +24,7 @@
 
 #include "cli/command_table.h"
 #include "cli/repl.h"
+#include "state/sqlite_db.h"
 #include "traversers/dynamic_world.h"
 
 namespace rq::state {
@@ -325,7 +326,59 @@ TEST(StateFile, RefusesForeignAndCorruptFilesWithOneErrorNamingThem) {
 // Damaged state files: every byte flip or truncation of a saved session
 // either resumes (the damage hit unused space) or is refused with one
 // error naming the file; never a crash or a hang.
-TEST_F(StateRandomBase, DamagedFilesAreRefusedOrResumeNeverCrash) {
+// Rows changed behind the session's back (valid SQLite, wrong contents)
+// are refused by their checksums, naming the file.
+TEST_F(StateRandomBase, EditedRowsAreRefusedByTheirChecksums) {
+    rng_.seed(3);
+    const std::string file = (dir_ / "saved.db").string();
+    {
+        auto s = fresh();
+        for (int i = 0; i < 6; ++i) run(*s, "match allocate " + spec(i % 3).string());
+        run(*s, "set-status /cluster0/node1 down");
+        ASSERT_TRUE(save(*s, file, false).ok());
+    }
+    const char* edits[] = {"UPDATE span SET amount = amount + 1 WHERE job = 2 AND planner = 'own'",
+                           "DELETE FROM vertex_job WHERE job = 1 AND kind = 'tag' AND v = 0",
+                           "UPDATE vertex SET up = 1 - up",
+                           "UPDATE job SET scheduled_at = 5 WHERE id = 2",
+                           "DELETE FROM multispan WHERE job = 3"};
+    for (const char* edit : edits) {
+        const std::string copy = (dir_ / "edited.db").string();
+        fs::copy_file(file, copy, fs::copy_options::overwrite_existing);
+        {
+            Database db;
+            ASSERT_TRUE(db.open(copy, false).ok());
+            Status changed = db.exec(edit);
+            ASSERT_TRUE(changed.ok()) << edit << ": " << changed.message();
+            ASSERT_GT(sqlite3_changes(db.handle()), 0) << edit;
+        }
+        Session s;
+        Options o;
+        o.load_format = "db";
+        o.load_file = copy;
+        Status resumed = start_session(s, o, "");
+        ASSERT_FALSE(resumed.ok()) << edit;
+        EXPECT_NE(resumed.message().find("edited.db"), std::string::npos) << resumed.message();
+        EXPECT_NE(resumed.message().find("checksum"), std::string::npos) << resumed.message();
+    }
+}
+
+class DamagedRows : public StateRandomBase {
+protected:
+    bool rows_only() const override { return GetParam(); }
+    bool GetParam() const { return rows_; }
+    bool rows_ = false;
+
+public:
+    void damage_and_resume(bool rows);
+};
+
+TEST_F(DamagedRows, DamagedJournalFilesAreRefusedOrResumeNeverCrash) { damage_and_resume(false); }
+// The same on a file that holds the session as rows (checked row by row).
+TEST_F(DamagedRows, DamagedRowFilesAreRefusedOrResumeNeverCrash) { damage_and_resume(true); }
+
+void DamagedRows::damage_and_resume(bool rows) {
+    rows_ = rows;
     rng_.seed(5);
     const std::string file = (dir_ / "saved.db").string();
     std::string list;
@@ -359,6 +412,7 @@ TEST_F(StateRandomBase, DamagedFilesAreRefusedOrResumeNeverCrash) {
         o.load_file = damaged;
         Status started = start_session(s, o, "");
         if (started.ok()) {
+            EXPECT_EQ(rows, resumed_from_rows(s)) << "round " << round;
             ++resumed;  // the damage hit unused space: the session must be the saved one
             EXPECT_EQ(list, run(s, "list")) << "round " << round;
             continue;
