@@ -7,7 +7,10 @@
 // fresh one from the file. Every command of the second run must print what
 // the uninterrupted run printed (match times masked: they are measured),
 // and right after a resume `list` and `stat` print exactly what the saved
-// session printed, measured times included.
+// session printed, measured times included. The rows-only streams leave
+// out attach, remove and the queue: every resume of theirs restores from
+// the state file's rows (not the journal), and the restored schedule store
+// must describe() exactly as the saved session's.
 #include "state/session_state.h"
 
 #include <gtest/gtest.h>
