@@ -444,8 +444,12 @@ Result<uint64_t> write_vertex_rows(Database& db, const Session& s, const Dirty& 
             digest -= *rest;
             all_rows(s, v, rows);
             rewritten.insert(v);
-        } else if (v < n) {
-            vertex_rows(s, v, rows);
+        } else {
+            // Spans once outside the job records may be gone since.
+            auto stale = one_job.erase(v, kNoJob);
+            if (!stale) return stale.error();
+            digest -= *stale;
+            if (v < n) vertex_rows(s, v, rows);
         }
         auto added = w.put(rows);
         if (!added) return added.error();
