@@ -6,6 +6,8 @@
 #include <iostream>
 
 #include "cli/command_table.h"
+#include "pools/pool_matcher.h"
+#include "pools/request.h"
 #include "queue/replay.h"
 #include "utilities/file.h"
 
@@ -65,12 +67,58 @@ Next queue_error(const std::string& what, const std::string& message) {
     return Next::kFailed;
 }
 
+// The job's shape: a jobspec FILE, or `request ITEMS...` (a pool request in
+// the syntax of the `request` command, README "Resource pools").
+Status shape_job(Session& s, const Args& args, size_t i, int64_t duration, queue::QueueJob& job, std::string& what) {
+    if (args[i] == "request" && i + 1 == args.size())
+        return make_error(Errc::kInvalid, "request needs ITEMS, such as cpus=4 (a file named request: ./request)");
+    if (args[i] == "request") {
+        std::string text;
+        for (size_t k = i + 1; k < args.size(); ++k) text += (k > i + 1 ? " " : "") + args[k];
+        what = "request " + text;
+        if (s.traverser->dominant() != kContainment)
+            return make_error(Errc::kInvalid, "pool requests need containment as the dominant subsystem (-S CA, C+...)");
+        auto request = pools::parse_request(text);
+        if (!request) return request.error();
+        // The queue rejects what can never fit; ask first to say why.
+        if (!s.pool_matcher)
+            s.pool_matcher = std::make_unique<pools::PoolMatcher>(*s.graph, *s.store, s.traverser->prune_spec());
+        auto sat = s.pool_matcher->find(*request, pools::PoolOp::kSatisfiability, 1);
+        if (!sat && sat.code() == Errc::kUnsatisfiable)
+            return make_error(Errc::kUnsatisfiable, what + ": " + sat.message());
+        job.pool = std::make_shared<const pools::Request>(std::move(*request));
+        job.jobspec = std::make_shared<Jobspec>();
+        job.estimate = duration < 0 ? 3600 : duration;
+        return ok_status();
+    }
+    if (i + 1 != args.size())
+        return make_error(Errc::kInvalid, "usage: submit [--queue Q] [--priority P] [--name DEF] [--runtime S] "
+                                          "[--rm KEY=N] FILE | [--duration S] request ITEMS...");
+    what = args[i];
+    if (duration >= 0)
+        return make_error(Errc::kInvalid, "--duration is for pool requests; a jobspec's requested time is its duration");
+    std::string text;
+    if (!s.read_input(what, text)) {
+        if (pools::parse_request(what)) return make_error(Errc::kNotFound, "cannot read " + what + " (a pool request is written: submit request " + what + ")");
+        return make_error(Errc::kNotFound, "cannot read " + what);
+    }
+    auto jobspec = parse_jobspec(text, s.graph->types());
+    if (!jobspec) return make_error(jobspec.code(), what + ": " + jobspec.message());
+    double d = jobspec->duration;
+    if (!(d >= 1 && d < double(kGraphEnd)))
+        return make_error(Errc::kInvalid, what + ": attributes.system.duration must be at least 1 second (the requested time)");
+    job.estimate = static_cast<int64_t>(std::ceil(d));
+    job.jobspec = std::make_shared<Jobspec>(std::move(*jobspec));
+    return ok_status();
+}
+
 }  // namespace
 
-// submit [--queue Q] [--priority P] [--name DEF] [--runtime S] FILE
+// submit [--queue Q] [--priority P] [--name DEF] [--runtime S] [--rm KEY=N]
+//        FILE | [--duration S] request ITEMS...
 Next cmd_submit(Session& s, const Args& args) {
     queue::QueueJob job;
-    int64_t runtime = -1;
+    int64_t runtime = -1, duration = -1;
     size_t i = 1;
     for (; i + 1 < args.size() && args[i].rfind("--", 0) == 0; i += 2) {
         const std::string& flag = args[i];
@@ -93,27 +141,26 @@ Next cmd_submit(Session& s, const Args& args) {
             if (!parse_int(value, n) || n < 0)
                 return queue_error("submit", "--runtime must be a number of seconds >= 0, not '" + value + "'");
             runtime = n;
+        } else if (flag == "--duration") {
+            if (!parse_int(value, n) || n < 1 || n >= kGraphEnd)
+                return queue_error("submit", "--duration must be a number of seconds >= 1, not '" + value + "'");
+            duration = n;
         } else {
-            return queue_error("submit", "unknown option '" + flag + "' (--queue, --priority, --name, --runtime, --rm)");
+            return queue_error("submit", "unknown option '" + flag + "' (--queue, --priority, --name, --runtime, --rm, --duration)");
         }
     }
-    if (i + 1 != args.size()) return queue_error("submit", "usage: submit [--queue Q] [--priority P] [--name DEF] [--runtime S] [--rm KEY=N] FILE");
-    const std::string& path = args[i];
-    std::string text;
-    if (!s.read_input(path, text)) return queue_error("submit", "cannot read " + path);
-    auto jobspec = parse_jobspec(text, s.graph->types());
-    if (!jobspec) return queue_error("submit", path + ": " + jobspec.message());
-    double d = jobspec->duration;
-    if (!(d >= 1 && d < double(kGraphEnd)))
-        return queue_error("submit", path + ": attributes.system.duration must be at least 1 second (the requested time)");
-    job.estimate = static_cast<int64_t>(std::ceil(d));
+    if (i >= args.size())
+        return queue_error("submit", "usage: submit [--queue Q] [--priority P] [--name DEF] [--runtime S] [--rm KEY=N] "
+                                     "FILE | [--duration S] request ITEMS...");
+    std::string what;
+    Status shaped = shape_job(s, args, i, duration, job, what);
+    if (!shaped) return queue_error("submit", shaped.message());
     job.runtime = runtime < 0 ? job.estimate : runtime;
-    if (job.name.empty()) job.name = path;
-    job.jobspec = std::make_shared<Jobspec>(std::move(*jobspec));
+    if (job.name.empty()) job.name = job.pool ? "request" : what;
     queue::Simulator* q = simulator(s);
     if (q == nullptr) return Next::kFailed;  // the reason is printed
     auto id = q->submit(std::move(job));
-    if (!id) return queue_error("submit", path + ": " + id.message());
+    if (!id) return queue_error("submit", what + ": " + id.message());
     return Next::kContinue;
 }
 

@@ -153,7 +153,11 @@ const char* kHwdetect = R"(usage: hwdetect
 )";
 
 const char* kSubmit = R"(usage: submit [--queue Q] [--priority P] [--name DEF] [--runtime S] [--rm KEY=N] FILE
+       submit [...same options...] [--duration S] request ITEMS
   FILE          a jobspec; its duration is the requested time
+  request ITEMS a pool request, as the request command takes it
+                (cpus=8 gpus/nvidia=1, cpus=4,gpus=4, 2,gpus:2;gpus:4)
+  --duration S  a pool request's requested time (default 3600)
   --queue Q     the queue (default: the default queue)
   --priority P  1-10, higher first (default 5)
   --name DEF    the job definition name (highlander managers use it)

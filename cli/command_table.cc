@@ -76,8 +76,8 @@ const std::vector<Command>& command_table() {
          "resource-query> available [--at T] [--summary]",
          cmd_available},
         {"submit", "sb",
-         "Queue a jobspec at the simulated time: resource-query> submit [--queue Q] [--priority 1-10] "
-         "[--name DEF] [--runtime S] [--rm KEY=N] jobspec.yaml",
+         "Queue a jobspec or a pool request at the simulated time: resource-query> submit [--queue Q] "
+         "[--priority 1-10] [--name DEF] [--runtime S] [--rm KEY=N] jobspec.yaml | [--duration S] request cpus=4",
          cmd_submit},
         {"set-priority", "sp", "Change a pending job's priority: resource-query> set-priority 3 8", cmd_set_priority},
         {"dequeue", "dq", "Remove a pending job from the queue: resource-query> dequeue 3", cmd_dequeue},

@@ -250,7 +250,7 @@ std::vector<int64_t> PoolMatcher::candidate_times(size_t w, const Request& reque
     return times;
 }
 
-Result<Allocation> PoolMatcher::find(const Request& original, PoolOp op, int64_t duration) {
+Result<Allocation> PoolMatcher::find(const Request& original, PoolOp op, int64_t duration, int64_t now) {
     refresh();
     Request request = original;
     if (request.canary) {
@@ -268,7 +268,7 @@ Result<Allocation> PoolMatcher::find(const Request& original, PoolOp op, int64_t
     bool satisfiable = false;
     for (size_t w = 0; w < workers_.size() && !satisfiable; ++w) {
         if (op != PoolOp::kSatisfiability) {
-            if (auto a = fit(w, request, 0, duration, false)) return *a;
+            if (auto a = fit(w, request, now, duration, false)) return *a;
             continue;
         }
         if (auto a = fit(w, request, 0, duration, true)) return *a;
@@ -280,7 +280,7 @@ Result<Allocation> PoolMatcher::find(const Request& original, PoolOp op, int64_t
     std::optional<Allocation> best;
     for (size_t w = 0; w < workers_.size(); ++w) {
         for (int64_t t : candidate_times(w, request)) {
-            if (t <= 0 || t > kPlannerEnd - duration) continue;
+            if (t <= now || t > kPlannerEnd - duration) continue;
             if (best && t >= best->at) break;
             if (auto a = fit(w, request, t, duration, false)) {
                 best = std::move(a);
@@ -306,7 +306,7 @@ std::map<VertexId, int64_t> merged_items(const Allocation& a) {
 
 }  // namespace
 
-Status PoolMatcher::record(const Allocation& a, JobId jobid, int64_t duration) {
+Status PoolMatcher::record(const Allocation& a, JobId jobid, int64_t duration, int64_t now) {
     std::map<VertexId, int64_t> items = merged_items(a);
     for (auto& [item, amount] : items)
         if (!store_.get(item, graph_.size(item)).plan.fits(a.at, duration, amount))
@@ -316,7 +316,7 @@ Status PoolMatcher::record(const Allocation& a, JobId jobid, int64_t duration) {
     for (auto& [item, amount] : items) {
         VertexSchedule& rec = store_.get(item, graph_.size(item));
         auto span = rec.plan.add_span(a.at, duration, amount);
-        if (span.ok()) (a.at == 0 ? rec.allocations : rec.reservations)[jobid] = *span;
+        if (span.ok()) (a.at == now ? rec.allocations : rec.reservations)[jobid] = *span;
         below[item];
         for (VertexId v = item;;) {
             EdgeId e = graph_.parent_edge(v, kContainment);
@@ -338,6 +338,38 @@ Status PoolMatcher::record(const Allocation& a, JobId jobid, int64_t duration) {
         if (m.ok()) plan->job2span[jobid] = *m;
     }
     return ok_status();
+}
+
+Status PoolMatcher::release(const Allocation& a, JobId jobid) {
+    bool ok = true;
+    auto drop = [&](Planner& plan, JobMap<SpanId>& spans) {
+        auto it = spans.find(jobid);
+        if (it == spans.end()) return;
+        ok = plan.remove_span(it->second).ok() && ok;
+        spans.erase(it);
+    };
+    std::map<VertexId, bool> done;
+    for (auto& [item, amount] : merged_items(a)) {
+        for (VertexId v = item; v != kNoVertex && !done[v];) {
+            done[v] = true;
+            if (VertexSchedule* rec = store_.find(v)) {
+                drop(rec->plan, rec->allocations);
+                drop(rec->plan, rec->reservations);
+                drop(rec->x_checker, rec->x_spans);
+                rec->tags.erase(jobid);
+            }
+            if (SubtreePlan* plan = store_.subtree(v, 0)) {
+                auto it = plan->job2span.find(jobid);
+                if (it != plan->job2span.end()) {
+                    ok = plan->plan.remove_span(it->second).ok() && ok;
+                    plan->job2span.erase(it);
+                }
+            }
+            EdgeId e = graph_.parent_edge(v, kContainment);
+            v = e == kNoEdge ? kNoVertex : graph_.source(e);
+        }
+    }
+    return ok ? ok_status() : make_error(Errc::kInvalid, "error removing the spans of job " + std::to_string(jobid));
 }
 
 void PoolMatcher::emit(const Allocation& a, MatchWriter& writer, int64_t duration) const {

@@ -62,14 +62,22 @@ public:
     PoolMatcher(ResourceGraph& graph, ScheduleStore& store, const PruneSpec& spec);
     ~PoolMatcher();
 
-    // Finds where the request fits: now (kAllocate), now or at the
+    // Finds where the request fits: at `now` (kAllocate), at `now` or the
     // earliest later time (kAllocateOrElseReserve), or on idle workers
-    // (kSatisfiability). Errors: kInvalid (unknown pool), kUnsatisfiable
-    // (no worker could ever hold it), kBusy (not now / not before the end).
-    Result<Allocation> find(const Request& request, PoolOp op, int64_t duration);
+    // (kSatisfiability). `now` is the REPL's time 0 unless a simulated
+    // clock (queue/) asks at another time. Errors: kInvalid (unknown pool),
+    // kUnsatisfiable (no worker could ever hold it), kBusy (not now / not
+    // before the end).
+    Result<Allocation> find(const Request& request, PoolOp op, int64_t duration, int64_t now = 0);
 
-    // Records the allocation for `jobid` over [at, at+duration).
-    Status record(const Allocation& a, JobId jobid, int64_t duration);
+    // Records the allocation for `jobid` over [at, at+duration): an
+    // allocation when it starts at `now`, else a reservation.
+    Status record(const Allocation& a, JobId jobid, int64_t duration, int64_t now = 0);
+
+    // Undoes record() for `jobid`: touches only the allocation's items and
+    // their ancestors (for graphs without a traverser to cancel on, such
+    // as JQM's resource managers in queue/jqm_pools.h).
+    Status release(const Allocation& a, JobId jobid);
 
     // Emits the allocation to `writer` in post-order, as the update walk.
     void emit(const Allocation& a, MatchWriter& writer, int64_t duration) const;

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "pools/request.h"
 #include "resource/jobspec.h"
 
 namespace rq::queue {
@@ -28,6 +29,9 @@ struct QueueJob {
     // Shared by jobs of one shape; the simulator sets its duration to
     // `estimate` before every match.
     std::shared_ptr<Jobspec> jobspec;
+    // A pool request (pools/request.h) instead: matched by the pool
+    // matcher. `jobspec` is then an empty jobspec of the job's own.
+    std::shared_ptr<const pools::Request> pool;
     // Minimum units of each type the jobspec asks for in total (set at
     // enqueue): a pass skips the match when the root's aggregate planner
     // already shows too few free now.

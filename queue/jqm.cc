@@ -1,50 +1,13 @@
 #include "queue/jqm.h"
 
+#include "queue/jqm_pools.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cctype>
 
 namespace rq::queue {
-
-RmAnswer ResourceManager::ask(int64_t n, const std::string& name) const {
-    // Highlander refuses per name, not for lack of room: "not enough".
-    if (kind == kHighlander) return running.count(name) ? RmAnswer::kNotEnough : RmAnswer::kGo;
-    if (n <= free()) return RmAnswer::kGo;
-    return free() > 0 ? RmAnswer::kNotEnough : RmAnswer::kEmpty;
-}
-
-std::vector<std::string> ResourceManager::take(int64_t n, const std::string& name) {
-    std::vector<std::string> got;
-    if (kind == kHighlander) {
-        running.insert(name);
-        return got;
-    }
-    used += n;
-    if (kind == kDiscrete) {
-        taken.resize(items.size(), false);
-        for (size_t i = 0; i < items.size() && static_cast<int64_t>(got.size()) < n; ++i)
-            if (!taken[i]) {
-                taken[i] = true;
-                got.push_back(items[i]);
-            }
-    }
-    return got;
-}
-
-void ResourceManager::give_back(int64_t n, const std::string& name, const std::vector<std::string>& names) {
-    if (kind == kHighlander) {
-        auto it = running.find(name);
-        if (it != running.end()) running.erase(it);
-        return;
-    }
-    used -= n;
-    for (const std::string& item : names)
-        for (size_t i = 0; i < items.size(); ++i)
-            if (items[i] == item) taken[i] = false;
-}
-
-bool ResourceManager::has_room() const { return kind == kHighlander || free() > 0; }
 
 std::string ResourceManager::env_name() const {
     std::string k = key;
@@ -112,6 +75,10 @@ Result<JqmConfig> parse_jqm_config(const std::string& path, const std::string& t
                         if (other.key == m.key) return make_error(Errc::kInvalid, at + "manager key '" + m.key + "' twice");
                     q.managers.push_back(std::move(m));
                 }
+            // Build the managers' pools once to report their errors now; the
+            // simulator builds its own on first use.
+            auto pools = JqmPools::build(q);
+            if (!pools) return make_error(Errc::kInvalid, path + ": " + pools.message());
             config.queues.push_back(std::move(q));
         }
         if (config.queues.empty()) return make_error(Errc::kInvalid, path + ": no queue");

@@ -4,13 +4,18 @@
 // JQM_RM_DISCRETE_<KEY>_ITEMS), and highlander (at most one running
 // instance per job definition name). Each named queue has its managers.
 //
-// They are kept here as counters beside the graph match (a job starts only
-// when its managers and the matcher both agree); expressing them as pools
-// of the resource graph waits for the pools work.
+// The quantity and discrete managers are pools of a resource graph of
+// their own (queue/jqm_pools.h: one per queue, cluster0 -> the queue's
+// node -> a sum pool per quantity manager, a pool of named items per
+// discrete manager), and the pool matcher (pools/pool_matcher.h) decides
+// whether a job's needs fit now, are busy, or can never fit. Highlander is
+// a rule on the running instances per name. A job starts when its managers
+// and the graph matcher both agree.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -19,8 +24,13 @@
 
 namespace rq::queue {
 
+// A manager's answer (seed 003): "go for it", "not enough resource, but
+// not empty yet", "I'm empty". They are the pool matcher's "fits now" and
+// "busy" (empty: not even one unit is free now); the matcher's third
+// answer, "unsatisfiable", rejects the job at submit.
 enum class RmAnswer { kGo, kNotEnough, kEmpty };
 
+// A manager's configuration; its state lives in the queue's JqmPools.
 struct ResourceManager {
     enum Kind { kQuantity, kDiscrete, kHighlander } kind = kQuantity;
     std::string key;
@@ -28,27 +38,19 @@ struct ResourceManager {
     std::vector<std::string> items;        // discrete: the item names
     int64_t default_consumption = 1;       // quantity 1, discrete 0
 
-    // state
-    int64_t used = 0;
-    std::vector<bool> taken;               // discrete, per item
-    std::multiset<std::string> running;    // highlander: names running
-
     int64_t capacity() const { return kind == kDiscrete ? static_cast<int64_t>(items.size()) : quantity; }
-    int64_t free() const { return capacity() - used; }
-    // What the manager would answer for a job (consumption n, name).
-    RmAnswer ask(int64_t n, const std::string& name) const;
-    // Takes the job's share; returns the discrete items taken.
-    std::vector<std::string> take(int64_t n, const std::string& name);
-    void give_back(int64_t n, const std::string& name, const std::vector<std::string>& items);
-    // Whether the manager still has room for some job.
-    bool has_room() const;
     // The environment variable name for a discrete manager.
     std::string env_name() const;
 };
 
+class JqmPools;
+
 struct JqmQueue {
     std::string name;
     std::vector<ResourceManager> managers;
+    // The managers' pools, built on first use (queue/jqm_pools.h). A
+    // configuration serves one simulator: copies share these pools.
+    mutable std::shared_ptr<JqmPools> pools;
 };
 
 struct JqmConfig {

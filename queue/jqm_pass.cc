@@ -10,16 +10,12 @@
 // the queue's next job instead.
 #include <algorithm>
 
+#include "queue/jqm_pools.h"
 #include "queue/simulator.h"
 
 namespace rq::queue {
 
 namespace {
-
-int64_t consumption(const ResourceManager& m, const QueueJob& job) {
-    auto it = job.rm.find(m.key);
-    return it != job.rm.end() ? it->second : m.default_consumption;
-}
 
 std::string full_key(const JqmQueue& q, const ResourceManager& m) { return q.name + "/" + m.key; }
 
@@ -36,44 +32,41 @@ Status Simulator::jqm_check(const QueueJob& job) const {
         bool known = std::any_of(q->managers.begin(), q->managers.end(), [&](auto& m) { return m.key == key; });
         if (!known) return make_error(Errc::kNotFound, "queue '" + q->name + "' has no resource manager '" + key + "'");
     }
-    for (const ResourceManager& m : q->managers)
-        if (m.kind != ResourceManager::kHighlander && consumption(m, job) > m.capacity())
-            return make_error(Errc::kUnsatisfiable, "resource manager " + m.key + " can never give " +
-                                                        std::to_string(consumption(m, job)) + " (it has " +
-                                                        std::to_string(m.capacity()) + ")");
-    return ok_status();
+    auto pools = pools_of(*q);
+    if (!pools) return pools.error();
+    return (*pools)->check(job);
 }
 
+// The managers' answers are the pool matcher's: every need fits now (go),
+// or each manager says what it can (see RmAnswer). A manager marked full
+// in this poll answers "empty".
 RmAnswer Simulator::jqm_ask(const JqmQueue& q, const QueueJob& job, const std::set<std::string>& full) const {
+    auto pools = pools_of(q);
+    if (!pools) return RmAnswer::kEmpty;
     RmAnswer worst = RmAnswer::kGo;
     for (const ResourceManager& m : q.managers) {
-        RmAnswer a = full.count(full_key(q, m)) ? RmAnswer::kEmpty : m.ask(consumption(m, job), job.name);
+        RmAnswer a = full.count(full_key(q, m)) ? RmAnswer::kEmpty : (*pools)->ask(m, job, now_);
         if (a == RmAnswer::kEmpty) return a;
         if (a == RmAnswer::kNotEnough) worst = a;
     }
+    if (worst == RmAnswer::kGo && !(*pools)->fit(job, now_)) worst = RmAnswer::kNotEnough;
     return worst;
 }
 
 void Simulator::jqm_take(JqmQueue& q, QueueJob& job) {
-    for (ResourceManager& m : q.managers) {
-        int64_t n = consumption(m, job);
-        job.rm_taken[m.key] = n;
-        auto items = m.take(n, job.name);
-        if (m.kind == ResourceManager::kDiscrete) job.rm_items[m.key] = std::move(items);
-    }
+    auto pools = pools_of(q);
+    if (!pools) return;
+    auto fit = (*pools)->fit(job, now_);
+    if (!fit) return;  // jqm_ask said go at this instant: cannot happen
+    auto items = (*pools)->take(*fit, job, now_);
+    if (!items) return;
+    for (const ResourceManager& m : q.managers) job.rm_taken[m.key] = consumption(m, job);
+    job.rm_items = std::move(*items);
 }
 
 void Simulator::jqm_release(QueueJob& job) {
-    for (JqmQueue& q : jqm_.queues) {
-        if (q.name != job.queue) continue;
-        for (ResourceManager& m : q.managers) {
-            auto taken = job.rm_taken.find(m.key);
-            if (taken == job.rm_taken.end()) continue;
-            static const std::vector<std::string> kNone;
-            auto items = job.rm_items.find(m.key);
-            m.give_back(taken->second, job.name, items == job.rm_items.end() ? kNone : items->second);
-        }
-    }
+    if (const JqmQueue* q = jqm_.find(job.queue))
+        if (q->pools) q->pools->release(job);
 }
 
 void Simulator::jqm_pass() {
@@ -115,9 +108,7 @@ void Simulator::jqm_pass() {
                 RmAnswer answer = jqm_ask(queue, job, full);
                 MatchResult r;
                 if (answer == RmAnswer::kGo) {
-                    collector_.reset();
-                    job.jobspec->duration = static_cast<double>(job.estimate);
-                    r = traverser_.run(*job.jobspec, MatchOp::kAllocate, job.id, collector_);
+                    r = match(job, MatchOp::kAllocate);
                     if (!r.ok()) answer = RmAnswer::kNotEnough;  // the graph is busy
                 }
                 if (answer == RmAnswer::kGo) {
@@ -136,8 +127,9 @@ void Simulator::jqm_pass() {
                 job.reason = answer == RmAnswer::kEmpty ? "a resource manager is full for this poll"
                                                         : "not enough resources; the queue waits for this job";
                 done[q] = true;
+                auto pools = pools_of(queue);
                 for (const ResourceManager& m : queue.managers)
-                    if (m.ask(consumption(m, job), job.name) != RmAnswer::kGo) full.insert(full_key(queue, m));
+                    if (pools && (*pools)->ask(m, job, now_) != RmAnswer::kGo) full.insert(full_key(queue, m));
             }
         }
         // Another tour while some open queue's managers all have room.
@@ -145,8 +137,9 @@ void Simulator::jqm_pass() {
         for (size_t q : order) {
             if (done[q]) continue;
             const JqmQueue& queue = jqm_.queues[q];
-            bool room = std::all_of(queue.managers.begin(), queue.managers.end(), [&](const ResourceManager& m) {
-                return m.has_room() && !full.count(full_key(queue, m));
+            auto pools = pools_of(queue);
+            bool room = pools && std::all_of(queue.managers.begin(), queue.managers.end(), [&](const ResourceManager& m) {
+                return (*pools)->has_room(m, now_) && !full.count(full_key(queue, m));
             });
             if (room) tour = true;
         }

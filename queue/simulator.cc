@@ -43,9 +43,7 @@ Result<int64_t> Simulator::submit(QueueJob job) {
     if (job.estimate <= 0) return make_error(Errc::kInvalid, "the job needs a positive duration (requested time)");
     if (job.runtime < 0) return make_error(Errc::kInvalid, "the run time must not be negative");
     if (policy_.jqm) RQ_TRY(jqm_check(job));
-    job.jobspec->duration = static_cast<double>(job.estimate);
-    collector_.reset();
-    MatchResult sat = traverser_.run(*job.jobspec, MatchOp::kSatisfiability, 0, collector_);
+    MatchResult sat = match(job, MatchOp::kSatisfiability);
     traverser_.clear_message();
     if (!sat.ok())
         return make_error(sat.code, sat.code == Errc::kUnsatisfiable
@@ -263,7 +261,7 @@ Simulator::Outcome Simulator::try_job(QueueJob& job, int64_t& reservations) {
     if (!may_reserve && surely_busy(job))
         r.code = Errc::kBusy;
     else
-        r = traverser_.run(*job.jobspec, op, job.id, collector_);
+        r = match(job, op);
     if (r.ok()) failed_.clear();  // the planners changed
     if (r.ok() && r.at == now_) {
         start(job);

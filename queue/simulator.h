@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <queue>
 #include <set>
 #include <string>
@@ -21,6 +22,7 @@
 #include "queue/jqm.h"
 #include "queue/job.h"
 #include "queue/policy.h"
+#include "pools/pool_matcher.h"
 #include "traversers/dfu.h"
 
 namespace rq::queue {
@@ -128,6 +130,10 @@ private:
     // since. Both are exact (necessary conditions), so they only save
     // traversals.
     bool surely_busy(const QueueJob& job);
+    // The job's match at now() into collector_ (queue/pool_jobs.cc): its
+    // jobspec on the traverser, or its pool request on the pool matcher.
+    MatchResult match(QueueJob& job, MatchOp op);
+    std::unique_ptr<pools::PoolMatcher> pool_matcher_;  // built for the first pool request
     Event event(const QueueJob& job, const char* name) const;
 
     DfuTraverser& traverser_;
