@@ -11,6 +11,7 @@
 
 #include "cli/command_table.h"
 #include "state/digest.h"
+#include "state/row_types.h"
 
 namespace rq::state {
 
@@ -37,93 +38,10 @@ CREATE TABLE IF NOT EXISTS multispan(v INTEGER NOT NULL, job INTEGER NOT NULL, s
 
 namespace {
 
+using namespace rows_detail;
+
 const char* const kVertexTables[] = {"vertex", "subtree", "vertex_job", "span", "multispan"};
 const char* const kJobTables[] = {"vertex_job", "span", "multispan"};
-constexpr int64_t kNoJob = -1;  // spans no job record names (kept whole with the vertex)
-
-// One row of each table; digest() is the row's checksum.
-struct VertexRow {
-    int64_t v = 0, up = 1, record = 0, own_next = 1, x_next = 1;
-    std::string properties, weights, labels;
-    uint64_t digest() const {
-        Digest d;
-        d.add("vertex");
-        for (int64_t n : {v, up, record, own_next, x_next}) d.add_number(static_cast<uint64_t>(n));
-        return d.add(properties).add(weights).add(labels).value();
-    }
-};
-struct SubRow {
-    int64_t v, slot, next_id;
-    std::string planner_next;  // each per-type planner's next span id
-    uint64_t digest() const {
-        return Digest().add("subtree").add_number(v).add_number(slot).add_number(next_id).add(planner_next).value();
-    }
-};
-struct JobRow {
-    int64_t v, job;
-    std::string kind;  // alloc, resv, x, tag, or s<slot>
-    int64_t span;
-    uint64_t digest() const { return Digest().add("job").add_number(v).add_number(job).add(kind).add_number(span).value(); }
-};
-struct SpanRow {
-    int64_t v, job;
-    std::string planner;  // own, x, or s<slot>.<type index>
-    int64_t id, start, end, amount;
-    uint64_t digest() const {
-        return Digest().add("span").add_number(v).add_number(job).add(planner).add_number(id).add_number(start)
-            .add_number(end).add_number(amount).value();
-    }
-};
-struct MultiRow {
-    int64_t v, job, slot, id;
-    std::string per_type;  // span ids, space separated
-    uint64_t digest() const {
-        return Digest().add("multi").add_number(v).add_number(job).add_number(slot).add_number(id).add(per_type).value();
-    }
-};
-
-// Rows of one vertex (or of some jobs at it).
-struct Rows {
-    std::optional<VertexRow> vertex;
-    std::vector<SubRow> subs;
-    std::vector<JobRow> jobs;
-    std::vector<SpanRow> spans;
-    std::vector<MultiRow> multis;
-};
-
-// Length-prefixed key/value pairs: any bytes survive.
-template <class Map>
-std::string encode_pairs(const Map& m) {
-    std::string out;
-    for (auto& [k, v] : m) out += std::to_string(k.size()) + ":" + k + std::to_string(v.size()) + ":" + v;
-    return out;
-}
-
-bool decode_pairs(const std::string& text, std::vector<std::pair<std::string, std::string>>& out) {
-    size_t at = 0;
-    auto field = [&](std::string& f) {
-        size_t colon = text.find(':', at);
-        if (colon == std::string::npos || colon == at || colon - at > 9) return false;
-        size_t n = std::strtoull(text.substr(at, colon - at).c_str(), nullptr, 10);
-        if (n > text.size() - colon - 1) return false;
-        f = text.substr(colon + 1, n);
-        at = colon + 1 + n;
-        return true;
-    };
-    while (at < text.size()) {
-        std::string k, v;
-        if (!field(k) || !field(v)) return false;
-        out.emplace_back(std::move(k), std::move(v));
-    }
-    return true;
-}
-
-std::vector<int64_t> numbers(const std::string& text) {
-    std::vector<int64_t> out;
-    std::istringstream in(text);
-    for (int64_t n; in >> n;) out.push_back(n);
-    return out;
-}
 
 size_t slots_of(const Session& s) { return s.traverser ? s.traverser->subsystems().size() : 0; }
 
@@ -347,13 +265,6 @@ const char* job_state_name(JobState st) {
     return "?";
 }
 
-uint64_t job_digest(int64_t id, const std::string& state, int64_t at, const std::string& jobspec, double overhead) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%a", overhead);
-    return Digest().add_number(static_cast<uint64_t>(id)).add(state).add_number(static_cast<uint64_t>(at))
-        .add(jobspec).add(buf).value();
-}
-
 // The digest column of the row of `key` in `table` (0 if none).
 Result<uint64_t> old_digest(Statement& select, int64_t key) {
     Status status;
@@ -364,9 +275,6 @@ Result<uint64_t> old_digest(Statement& select, int64_t key) {
     return old;
 }
 
-Error corrupt_rows(const Database& db, const std::string& what) {
-    return make_error(Errc::kInvalid, db.path() + ": corrupt resource-query state file: " + what);
-}
 
 }  // namespace
 
@@ -494,190 +402,6 @@ Result<uint64_t> write_job_rows(Database& db, const Session& s, const std::set<i
         digest += d;
     }
     return digest;
-}
-
-namespace {
-
-// Every row of one vertex, read back.
-struct Saved {
-    VertexRow vertex;
-    bool has_vertex = false;
-    Rows rows;
-};
-
-template <class Row>
-Status checked(const Database& db, const Row& row, int64_t stored, uint64_t& sum, const char* table) {
-    if (row.digest() != static_cast<uint64_t>(stored))
-        return corrupt_rows(db, std::string("a row of ") + table + " (vertex " + std::to_string(row.v) +
-                                    ") does not match its checksum");
-    sum += row.digest();
-    return ok_status();
-}
-
-// Reads every vertex row; checks each row's digest, adds them to `sum`.
-Result<std::map<int64_t, Saved>> read_vertex_rows(Database& db, uint64_t& sum) {
-    std::map<int64_t, Saved> saved;
-    Status status;
-    auto vs = db.prepare("SELECT v, up, properties, weights, record, own_next, x_next, labels, digest FROM vertex");
-    auto subs = db.prepare("SELECT v, slot, next_id, planner_next, digest FROM subtree");
-    auto jobs = db.prepare("SELECT v, job, kind, span, digest FROM vertex_job");
-    auto spans = db.prepare("SELECT v, job, planner, id, start, end, amount, digest FROM span");
-    auto multis = db.prepare("SELECT v, job, slot, id, per_type, digest FROM multispan ORDER BY v, slot, id");
-    for (auto* st : {&vs, &subs, &jobs, &spans, &multis})
-        if (!*st) return st->error();
-    while (vs->step(status)) {
-        VertexRow r{vs->integer(0), vs->integer(1), vs->integer(4), vs->integer(5), vs->integer(6),
-                    vs->text(2), vs->text(3), vs->text(7)};
-        RQ_TRY(checked(db, r, vs->integer(8), sum, "vertex"));
-        Saved& sv = saved[r.v];
-        sv.vertex = r;
-        sv.has_vertex = true;
-    }
-    auto owner = [&](int64_t v) -> Saved* {
-        auto it = saved.find(v);
-        return it == saved.end() ? nullptr : &it->second;
-    };
-    auto orphan = [&](const char* what) { return corrupt_rows(db, std::string("a ") + what + " of no vertex row"); };
-    while (status && subs->step(status)) {
-        SubRow r{subs->integer(0), subs->integer(1), subs->integer(2), subs->text(3)};
-        RQ_TRY(checked(db, r, subs->integer(4), sum, "subtree"));
-        Saved* sv = owner(r.v);
-        if (sv == nullptr) return orphan("subtree plan");
-        sv->rows.subs.push_back(r);
-    }
-    while (status && jobs->step(status)) {
-        JobRow r{jobs->integer(0), jobs->integer(1), jobs->text(2), jobs->integer(3)};
-        RQ_TRY(checked(db, r, jobs->integer(4), sum, "vertex_job"));
-        Saved* sv = owner(r.v);
-        if (sv == nullptr) return orphan("job record");
-        sv->rows.jobs.push_back(r);
-    }
-    while (status && spans->step(status)) {
-        SpanRow r{spans->integer(0), spans->integer(1), spans->text(2), spans->integer(3),
-                  spans->integer(4), spans->integer(5), spans->integer(6)};
-        RQ_TRY(checked(db, r, spans->integer(7), sum, "span"));
-        Saved* sv = owner(r.v);
-        if (sv == nullptr) return orphan("span");
-        sv->rows.spans.push_back(r);
-    }
-    while (status && multis->step(status)) {
-        MultiRow r{multis->integer(0), multis->integer(1), multis->integer(2), multis->integer(3), multis->text(4)};
-        RQ_TRY(checked(db, r, multis->integer(5), sum, "multispan"));
-        Saved* sv = owner(r.v);
-        if (sv == nullptr) return orphan("multi-span");
-        sv->rows.multis.push_back(r);
-    }
-    if (!status) return status.error();
-    return saved;
-}
-
-// Puts one vertex's rows back onto the freshly loaded session.
-Status apply(Session& s, const Saved& sv, const std::string& where) {
-    ResourceGraph& g = *s.graph;
-    const VertexRow& r = sv.vertex;
-    auto bad = [&](const std::string& what) {
-        return make_error(Errc::kInvalid, where + ": vertex " + std::to_string(r.v) + ": " + what);
-    };
-    if (!sv.has_vertex) return bad("rows without the vertex row");
-    if (r.v < 0 || static_cast<size_t>(r.v) >= g.num_vertices()) return bad("no such vertex in the saved graph");
-    VertexId v = static_cast<VertexId>(r.v);
-    g.set_up(v, r.up != 0);
-    std::vector<std::pair<std::string, std::string>> pairs;
-    if (!decode_pairs(r.properties, pairs)) return bad("bad properties");
-    for (auto& [k, val] : pairs) g.set_property(v, k, val);
-    std::vector<int64_t> w = numbers(r.weights);
-    if (w.size() % 2 != 0) return bad("bad weights");
-    for (size_t i = 0; i < w.size(); i += 2) {
-        if (w[i] < 0 || static_cast<size_t>(w[i]) >= g.edge_capacity() || !g.edge_alive(static_cast<EdgeId>(w[i])) ||
-            g.target(static_cast<EdgeId>(w[i])) != v)
-            return bad("a weight on no in-edge");
-        g.set_weight(static_cast<EdgeId>(w[i]), static_cast<uint64_t>(w[i + 1]));
-    }
-    VertexSchedule* rec = r.record ? &s.store->get(v, g.size(v)) : nullptr;
-    std::map<int64_t, SubtreePlan*> subs;
-    for (const SubRow& sub : sv.rows.subs) {
-        SubtreePlan* sp = sub.slot >= 0 ? s.store->subtree(v, static_cast<size_t>(sub.slot)) : nullptr;
-        if (sp == nullptr) return bad("a subtree plan the graph does not have");
-        std::vector<int64_t> nexts = numbers(sub.planner_next);
-        if (nexts.size() != sp->plan.size()) return bad("a subtree plan of other types");
-        sp->plan.restore_next_id(sub.next_id);
-        for (size_t i = 0; i < nexts.size(); ++i) sp->plan.planner_to_restore(i).restore_next_id(nexts[i]);
-        subs[sub.slot] = sp;
-    }
-    for (const SpanRow& sp : sv.rows.spans) {
-        Planner* p = nullptr;
-        if (sp.planner == "own" && rec) p = &rec->plan;
-        if (sp.planner == "x" && rec) p = &rec->x_checker;
-        int64_t slot = 0, i = 0;
-        if (sp.planner[0] == 's' && std::sscanf(sp.planner.c_str(), "s%" SCNd64 ".%" SCNd64, &slot, &i) == 2 &&
-            subs.count(slot) && i >= 0 && static_cast<size_t>(i) < subs[slot]->plan.size())
-            p = &subs[slot]->plan.planner_to_restore(static_cast<size_t>(i));
-        if (p == nullptr) return bad("a span of no planner (" + sp.planner + ")");
-        auto added = p->restore_span(Span{sp.id, sp.start, sp.end, sp.amount});
-        if (!added) return bad("span " + std::to_string(sp.id) + " of " + sp.planner + ": " + added.message());
-    }
-    if (rec) {
-        rec->plan.restore_next_id(r.own_next);
-        rec->x_checker.restore_next_id(r.x_next);
-        if (!decode_pairs(r.labels, pairs = {})) return bad("bad labels");
-        for (auto& [k, val] : pairs) rec->ephemeral[k] = val;
-    }
-    int64_t last_slot = -1, last_id = -1;
-    for (const MultiRow& m : sv.rows.multis) {  // ordered by slot, id
-        if (!subs.count(m.slot)) return bad("a multi-span of no subtree plan");
-        if (m.slot == last_slot && m.id <= last_id) return bad("multi-span ids out of order");
-        last_slot = m.slot, last_id = m.id;
-        RQ_TRY(subs[m.slot]->plan.restore_multispan(m.id, numbers(m.per_type)));
-    }
-    for (const JobRow& j : sv.rows.jobs) {
-        int64_t slot = j.kind.size() > 1 && j.kind[0] == 's' ? std::strtoll(j.kind.c_str() + 1, nullptr, 10) : -1;
-        if (rec && j.kind == "alloc") rec->allocations[j.job] = j.span;
-        else if (rec && j.kind == "resv") rec->reservations[j.job] = j.span;
-        else if (rec && j.kind == "x") rec->x_spans[j.job] = j.span;
-        else if (rec && j.kind == "tag") rec->tags.insert(j.job);
-        else if (subs.count(slot)) subs[slot]->job2span[j.job] = j.span;
-        else return bad("a job record of unknown kind " + j.kind);
-    }
-    return ok_status();
-}
-
-Status restore_jobs(Database& db, Session& s, uint64_t& sum) {
-    auto jobs = db.prepare("SELECT id, state, scheduled_at, jobspec, overhead, digest FROM job ORDER BY id");
-    if (!jobs) return jobs.error();
-    Status status;
-    while (jobs->step(status)) {
-        int64_t id = jobs->integer(0);
-        std::string state = jobs->text(1), spec = jobs->text(3);
-        double overhead = jobs->real(4);
-        uint64_t d = job_digest(id, state, jobs->integer(2), spec, overhead);
-        if (d != static_cast<uint64_t>(jobs->integer(5)))
-            return corrupt_rows(db, "job " + std::to_string(id) + " does not match its checksum");
-        sum += d;
-        JobRecord& j = s.jobs[id];
-        j.id = id;
-        j.state = state == "allocated" ? JobState::kAllocated : state == "reserved" ? JobState::kReserved : JobState::kCanceled;
-        j.scheduled_at = jobs->integer(2);
-        if (!spec.empty()) j.jobspec_path = s.share_path(spec);
-        j.overhead = overhead;
-    }
-    return status;
-}
-
-}  // namespace
-
-Status restore_rows(Database& db, Session& s, uint64_t digest) {
-    uint64_t sum = 0;
-    auto rows = read_vertex_rows(db, sum);
-    if (!rows) return rows.error();
-    RQ_TRY(restore_jobs(db, s, sum));
-    if (sum != digest) return corrupt_rows(db, "the rows do not match their checksum");
-    // A vertex without a row is as loaded, but up: loaded down and set up
-    // since has no row.
-    ResourceGraph& g = *s.graph;
-    for (VertexId v = 0; v < g.num_vertices(); ++v)
-        if (!g.is_up(v) && !rows->count(v)) g.set_up(v, true);
-    for (auto& [v, saved] : *rows) RQ_TRY(apply(s, saved, db.path()));
-    return ok_status();
 }
 
 }  // namespace rq::state
