@@ -3,6 +3,8 @@
 #include <string>
 #include <utility>
 
+#include <boost/container/small_vector.hpp>
+
 namespace rq {
 
 namespace {
@@ -61,7 +63,7 @@ Result<SpanId> MultiPlanner::add_span(Time at, Time d,
                                   " units of type index " + std::to_string(i) +
                                   " not available at " + std::to_string(at));
     }
-    PerType per_type(planners_.size(), kReleased);
+    boost::container::small_vector<SpanId, 4> per_type(planners_.size(), kReleased);
     for (size_t i = 0; i < planners_.size(); ++i) {
         Result<SpanId> added = planners_[i].add_span(at, d, amounts[i]);
         if (!added.ok()) {  // cannot happen after the fits check; stay clean
@@ -72,25 +74,23 @@ Result<SpanId> MultiPlanner::add_span(Time at, Time d,
         per_type[i] = *added;
     }
     const SpanId id = next_id_++;
-    spans_.add(id, std::move(per_type));
+    spans_.add(id, per_type.data());
     return id;
 }
 
 Status MultiPlanner::remove_span(SpanId id) {
-    const PerType* found = spans_.find(id);
-    if (found == nullptr) return unknown_multi_span(id);
-    const PerType& per_type = *found;
-    for (size_t i = 0; i < per_type.size(); ++i)
+    const SpanId* per_type = spans_.find(id);
+    if (per_type == nullptr) return unknown_multi_span(id);
+    for (size_t i = 0; i < spans_.width(); ++i)
         if (per_type[i] != kReleased) (void)planners_[i].remove_span(per_type[i]);
     spans_.erase(id);
     return ok_status();
 }
 
 Result<bool> MultiPlanner::reduce_span(SpanId id, size_t i, int64_t by) {
-    PerType* found = spans_.find(id);
-    if (found == nullptr) return unknown_multi_span(id);
-    PerType& per_type = *found;
-    if (i >= per_type.size())
+    SpanId* per_type = spans_.find(id);
+    if (per_type == nullptr) return unknown_multi_span(id);
+    if (i >= spans_.width())
         return make_error(Errc::kInvalid, "multi-planner: type index " +
                                               std::to_string(i) + " out of range");
     if (per_type[i] == kReleased)
@@ -103,17 +103,17 @@ Result<bool> MultiPlanner::reduce_span(SpanId id, size_t i, int64_t by) {
     const bool releases_all = span && span->amount == by;
     RQ_TRY(planner.reduce_span(per_type[i], by));
     if (releases_all) per_type[i] = kReleased;  // reduce_span removed it
-    for (SpanId left : per_type)
-        if (left != kReleased) return true;
+    for (size_t k = 0; k < spans_.width(); ++k)
+        if (per_type[k] != kReleased) return true;
     spans_.erase(id);
     return false;
 }
 
 std::optional<int64_t> MultiPlanner::span_amount(SpanId id, size_t i) const {
-    const PerType* found = spans_.find(id);
-    if (found == nullptr || i >= found->size() || (*found)[i] == kReleased)
+    const SpanId* found = spans_.find(id);
+    if (found == nullptr || i >= spans_.width() || found[i] == kReleased)
         return std::nullopt;
-    const Span* span = planners_[i].span((*found)[i]);
+    const Span* span = planners_[i].span(found[i]);
     if (!span) return std::nullopt;
     return span->amount;
 }
@@ -136,12 +136,7 @@ void MultiPlanner::reset(std::vector<uint16_t> types, std::vector<int64_t> total
             planners.emplace_back(total);
         }
     }
-    spans_.for_each([&](SpanId, PerType& per_type) {
-        PerType remapped(types.size(), kReleased);
-        for (size_t k = 0; k < types.size(); ++k)
-            if (new_to_old[k] >= 0) remapped[k] = per_type[new_to_old[k]];
-        per_type = std::move(remapped);
-    });
+    spans_.set_width(new_to_old, kReleased);
     types_ = std::move(types);
     planners_ = std::move(planners);
 }

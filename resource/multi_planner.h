@@ -10,8 +10,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include <boost/container/small_vector.hpp>
-
 #include "resource/id_table.h"
 #include "resource/planner.h"
 #include "utilities/result.h"
@@ -79,12 +77,11 @@ private:
 
     std::vector<uint16_t> types_;
     std::vector<Planner> planners_;
-    // Multi-span id -> the per-type span id in planners_[i] (0 once that
-    // per-type span has been released; planner span ids start at 1).
-    // Inline storage: pruning filters track two or three types, and every
-    // match adds a multi-span on each ancestor of what it takes.
-    using PerType = boost::container::small_vector<SpanId, 3>;
-    IdTable<PerType> spans_;
+    // Multi-span id -> row of per-type span ids, column i in planners_[i]
+    // (0 once that per-type span has been released; planner span ids start
+    // at 1). One flat table: every match adds a multi-span on each
+    // ancestor of what it takes, so this is 8 bytes a type and a job.
+    IdRows spans_;
     SpanId next_id_ = 0;
 };
 

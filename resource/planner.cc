@@ -20,7 +20,7 @@ uint64_t Planner::release_count() { return g_releases.load(std::memory_order_rel
 // the tree, so the tree's points are exactly the planner's scheduled points.
 struct Planner::State {
     TimeTree tree;
-    IdTable<Span> spans;
+    KeyedIdTable<Span> spans;
     // Set once the total changed under live spans: from then on the
     // reference's point-by-point model answers (see planner_resized.h).
     std::unique_ptr<ResizedPoints> resized;
@@ -35,7 +35,7 @@ struct Planner::State {
         return spans.find(id);
     }
     void add_to_tree(const Span& span) {
-        spans.add(span.id, span);
+        spans.add(span);
         tree.add_reference(span.start, span.amount);
         tree.add_reference(span.end, -span.amount);
     }
@@ -56,7 +56,7 @@ void Planner::maybe_demote() {
     if (state_->spans.empty()) {
         state_.reset();
     } else if (!state_->resized && state_->spans.size() == 1) {
-        state_->spans.for_each([&](SpanId, const Span& only) { single_ = only; });
+        state_->spans.for_each([&](const Span& only) { single_ = only; });
         state_.reset();
     }
 }
@@ -218,7 +218,7 @@ void Planner::set_total(int64_t total) {
             const TimeTree& tree = state_->tree;
             state_->resized = std::make_unique<ResizedPoints>(
                 tree.points(), [&](Time t) { return total_ - tree.usage_at(t); });
-            state_->spans.for_each([&](SpanId, const Span& span) {
+            state_->spans.for_each([&](const Span& span) {
                 state_->resized->add_boundary_reference(span.start);
                 state_->resized->add_boundary_reference(span.end);
             });
@@ -252,7 +252,7 @@ Result<SpanId> Planner::add_span(Time at, Time d, int64_t amount) {
     }
     materialize();
     if (state_->resized) {
-        state_->spans.add(id, added);
+        state_->spans.add(added);
         state_->resized->add_span(at, at + d, amount);
     } else {
         state_->add_to_tree(added);

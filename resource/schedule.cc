@@ -12,7 +12,7 @@ void ScheduleStore::resize(size_t n) {
 VertexSchedule& ScheduleStore::get(VertexId v, int64_t size) {
     if (v >= records_.size()) resize(v + 1u);
     if (VertexSchedule* r = records_.get(v)) return *r;
-    return records_.set(v, std::make_unique<VertexSchedule>(size));
+    return records_.emplace(v, size);
 }
 
 void ScheduleStore::clear(VertexId v) {
@@ -29,7 +29,7 @@ int64_t ScheduleStore::avail(VertexId v, int64_t size, Time at, Time d) const {
 SubtreePlan& ScheduleStore::set_subtree(VertexId v, size_t slot, MultiPlanner plan) {
     if (subtree_.size() <= slot) subtree_.resize(slot + 1u);
     subtree_[slot].resize(records_.size());
-    return subtree_[slot].set(v, std::make_unique<SubtreePlan>(SubtreePlan{std::move(plan), {}}));
+    return subtree_[slot].emplace(v, SubtreePlan{std::move(plan), {}});
 }
 
 void ScheduleStore::drop_subtree(VertexId v, size_t slot) {

@@ -1,13 +1,20 @@
-// VertexSlots<T>: an optional, heap-allocated T per vertex, for records
-// most vertices never get (schedules, subtree plans).
+// VertexSlots<T>: an optional T per vertex, for records most vertices
+// never get (schedules, subtree plans).
 //
-// A 32-bit index per vertex into a dense array of owners (freed entries
-// are reused), so a vertex without a record costs 4 bytes instead of the
-// 8 of a null pointer: 5 MB less on a million-vertex machine.
+// A 32-bit index per vertex into a pool of records, so a vertex without a
+// record costs 4 bytes instead of the 8 of a null pointer: 5 MB less on a
+// million-vertex machine. The pool is a list of fixed-size chunks (records
+// never move, so references stay valid while other records come and go)
+// with a free list: a record costs its own size, with no heap block and
+// owning pointer of its own, and creating or dropping one allocates
+// nothing once the pool has grown (a queue replay does both once per core
+// and job).
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <new>
+#include <utility>
 #include <vector>
 
 namespace rq {
@@ -15,6 +22,23 @@ namespace rq {
 template <class T>
 class VertexSlots {
 public:
+    VertexSlots() = default;
+    VertexSlots(const VertexSlots&) = delete;
+    VertexSlots& operator=(const VertexSlots&) = delete;
+    VertexSlots(VertexSlots&& o) noexcept { swap(o); }
+    VertexSlots& operator=(VertexSlots&& o) noexcept {
+        if (this != &o) {
+            VertexSlots gone;
+            swap(o);
+            o.swap(gone);
+        }
+        return *this;
+    }
+    ~VertexSlots() {
+        for (uint32_t i : index_)
+            if (i != kNone) at(i)->~T();
+    }
+
     size_t size() const { return index_.size(); }
     void resize(size_t n) {
         if (index_.size() < n) index_.resize(n, kNone);
@@ -22,35 +46,56 @@ public:
     T* get(size_t v) const {
         if (v >= index_.size()) return nullptr;
         uint32_t i = index_[v];
-        return i == kNone ? nullptr : items_[i].get();
+        return i == kNone ? nullptr : at(i);
     }
-    T& set(size_t v, std::unique_ptr<T> item) {
+    // Replaces v's record by T(args...) and returns it.
+    template <class... Args>
+    T& emplace(size_t v, Args&&... args) {
+        reset(v);
         resize(v + 1);
-        uint32_t& i = index_[v];
-        if (i == kNone) {
-            if (free_.empty()) {
-                i = static_cast<uint32_t>(items_.size());
-                items_.emplace_back();
-            } else {
-                i = free_.back();
-                free_.pop_back();
-            }
-        }
-        items_[i] = std::move(item);
-        return *items_[i];
+        uint32_t i = take_slot();
+        T* item = new (at(i)) T(std::forward<Args>(args)...);  // if this throws, the slot is lost (harmless)
+        index_[v] = i;
+        return *item;
     }
     void reset(size_t v) {
         if (v >= index_.size() || index_[v] == kNone) return;
-        items_[index_[v]].reset();
+        at(index_[v])->~T();
         free_.push_back(index_[v]);
         index_[v] = kNone;
     }
 
 private:
     static constexpr uint32_t kNone = UINT32_MAX;
-    std::vector<uint32_t> index_;
-    std::vector<std::unique_ptr<T>> items_;
-    std::vector<uint32_t> free_;
+    static constexpr uint32_t kChunkBits = 8;  // 256 records a chunk
+    static constexpr uint32_t kChunk = 1u << kChunkBits;
+    struct Chunk {
+        alignas(T) unsigned char bytes[kChunk * sizeof(T)];
+    };
+
+    T* at(uint32_t i) const {
+        return std::launder(reinterpret_cast<T*>(chunks_[i >> kChunkBits]->bytes + (i & (kChunk - 1)) * sizeof(T)));
+    }
+    uint32_t take_slot() {
+        if (!free_.empty()) {
+            uint32_t i = free_.back();
+            free_.pop_back();
+            return i;
+        }
+        if ((used_ & (kChunk - 1)) == 0) chunks_.push_back(std::unique_ptr<Chunk>(new Chunk));  // not zeroed
+        return used_++;
+    }
+    void swap(VertexSlots& o) noexcept {
+        index_.swap(o.index_);
+        chunks_.swap(o.chunks_);
+        free_.swap(o.free_);
+        std::swap(used_, o.used_);
+    }
+
+    std::vector<uint32_t> index_;  // per vertex: a slot, or kNone
+    std::vector<std::unique_ptr<Chunk>> chunks_;
+    std::vector<uint32_t> free_;   // slots of dropped records, for reuse
+    uint32_t used_ = 0;            // slots ever handed out
 };
 
 }  // namespace rq

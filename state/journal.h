@@ -28,8 +28,10 @@ struct Entry {
 
 // The entries of a journal, each kept as a few bytes in chunked storage
 // (a session of 100,000 matches journals 100,000 entries; as separate
-// strings and vectors they cost ~270 bytes each, here ~110). Reading an
-// entry decodes a copy; nothing hands out references into the storage.
+// strings and vectors they cost ~270 bytes each, here ~50: a repeated line
+// refers to its first copy, a timing is stored as its numbers; see
+// entry_log.cc). Reading an entry decodes a copy; nothing hands out
+// references into the storage.
 class EntryLog {
 public:
     void push_back(const Entry& e);
@@ -63,6 +65,11 @@ private:
     std::vector<uint64_t> where_;       // per entry: chunk << 32 | offset
     std::vector<std::string> paths_;    // distinct input paths
     std::unordered_map<std::string, uint32_t> path_index_;
+    // The last line written out in full and where its entry starts, so
+    // that the entries repeating it refer to it.
+    std::string last_line_;
+    uint64_t last_line_at_ = 0;
+    bool has_last_line_ = false;
 };
 
 class Journal {
