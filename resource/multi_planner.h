@@ -61,10 +61,11 @@ public:
 
     // Restoring a saved subtree plan (state/, resource/schedule_restore.cc).
     SpanId next_span_id() const { return next_id_; }
-    // Calls fn(id, per-type span ids) in increasing id order.
-    template <class Fn>
-    void for_each_multispan(Fn&& fn) const {
-        spans_.for_each([&](int64_t id, const PerType& per) { fn(id, std::vector<SpanId>(per.begin(), per.end())); });
+    // The per-type span ids of multi-span `id` (nullopt if unknown).
+    std::optional<std::vector<SpanId>> multispan(SpanId id) const {
+        const int64_t* row = spans_.find(id);
+        if (row == nullptr) return std::nullopt;
+        return std::vector<SpanId>(row, row + spans_.width());
     }
     Planner& planner_to_restore(size_t i) { return planners_[i]; }
     // Puts multi-span `id` back; the caller gives ids in increasing order,

@@ -16,10 +16,8 @@ Result<SpanId> Planner::restore_span(const Span& span) {
 }
 
 Status MultiPlanner::restore_multispan(SpanId id, const std::vector<SpanId>& per_type) {
-    if (id < 0 || per_type.size() != planners_.size()) return make_error(Errc::kInvalid, "bad saved multi-span");
-    PerType per;
-    for (SpanId span : per_type) per.push_back(span);
-    spans_.add(id, std::move(per));
+    if (id < 0 || per_type.size() != spans_.width()) return make_error(Errc::kInvalid, "bad saved multi-span");
+    spans_.add(id, per_type.data());
     return ok_status();
 }
 

@@ -84,9 +84,7 @@ void job_rows(const Session& s, VertexId v, int64_t j, Rows& out) {
         auto a = sp->job2span.find(j);
         if (a == sp->job2span.end()) continue;
         out.jobs.push_back(JobRow{v, j, "s" + std::to_string(slot), a->second});
-        sp->plan.for_each_multispan([&](SpanId id, const std::vector<SpanId>& per) {
-            if (id == a->second) add_multispan(out, v, j, slot, sp->plan, id, per);
-        });
+        if (auto per = sp->plan.multispan(a->second)) add_multispan(out, v, j, slot, sp->plan, a->second, *per);
     }
 }
 
@@ -167,10 +165,9 @@ void all_rows(const Session& s, VertexId v, Rows& out) {
     }
     for (size_t slot = 0; slot < slots_of(s); ++slot)
         if (const SubtreePlan* sp = s.store->subtree(v, slot))
-            sp->plan.for_each_multispan([&](SpanId id, const std::vector<SpanId>& per) {
-                if (!named_multi.count({static_cast<int64_t>(slot), id}))
-                    add_multispan(out, v, kNoJob, slot, sp->plan, id, per);
-            });
+            for (SpanId id = 0; id < sp->plan.next_span_id(); ++id)
+                if (auto per = sp->plan.multispan(id); per && !named_multi.count({static_cast<int64_t>(slot), id}))
+                    add_multispan(out, v, kNoJob, slot, sp->plan, id, *per);
 }
 
 struct Writer {
