@@ -25,6 +25,10 @@ bool parse_int(const std::string& s, int64_t& n) {
     return true;
 }
 
+queue::PolicyDefaults policy_defaults(const Session& s) {
+    return {s.options.queue_policy, s.options.queue_depth, s.options.reservation_depth};
+}
+
 // The queue, created on first use with the command-line settings. Errors
 // (a bad --queue-policy, an unwritable --events-json) are printed here.
 queue::Simulator* simulator(Session& s) {
@@ -56,9 +60,15 @@ queue::Simulator* simulator(Session& s) {
         }
         jqm = std::move(*loaded);
     }
+    auto policies = queue::resolve_queue_policies(jqm, policy_defaults(s));
+    if (!policies) {
+        std::cerr << "ERROR: " << (s.options.queues_file.empty() ? "--queue-policy: " : "-Q: " + s.options.queues_file + ": ")
+                  << policies.message() << "\n";
+        return nullptr;
+    }
     s.queue_log = std::move(log);
     s.queue = std::make_unique<queue::Simulator>(*s.traverser, *policy, *s.queue_log, s.next_jobid);
-    s.queue->set_jqm(std::move(jqm));
+    s.queue->set_queues(std::move(jqm), std::move(*policies));
     return s.queue.get();
 }
 
@@ -226,6 +236,67 @@ Next cmd_run(Session& s, const Args&) {
     auto left = q->run();
     if (!left) return queue_error("run", left.message());
     if (*left > 0) std::cerr << "WARN: run: " << *left << " job(s) can never start (resources down?)\n";
+    return Next::kContinue;
+}
+
+// queue-add NAME [--policy P] [--queue-depth N] [--reservation-depth N]
+Next cmd_queue_add(Session& s, const Args& args) {
+    const char* usage = "usage: queue-add NAME [--policy P] [--queue-depth N] [--reservation-depth N]";
+    if (args.size() < 2 || args[1].rfind("--", 0) == 0 || args.size() % 2 != 0) return queue_error("queue-add", usage);
+    queue::JqmQueue q;
+    q.name = args[1];
+    for (size_t i = 2; i + 1 < args.size(); i += 2) {
+        const std::string& flag = args[i];
+        const std::string& value = args[i + 1];
+        int64_t n = 0;
+        if (flag == "--policy") {
+            q.policy = value;
+        } else if (flag == "--queue-depth") {
+            if (!parse_int(value, n) || n < 0)
+                return queue_error("queue-add", "queue-depth must be 0 (all) or positive, not '" + value + "'");
+            q.queue_depth = n;
+        } else if (flag == "--reservation-depth") {
+            if (!parse_int(value, n) || n < 1)
+                return queue_error("queue-add", "reservation-depth must be >= 1, not '" + value + "'");
+            q.reservation_depth = n;
+        } else {
+            return queue_error("queue-add", "unknown option '" + flag + "' (--policy, --queue-depth, --reservation-depth)");
+        }
+    }
+    queue::Simulator* sim = simulator(s);
+    if (sim == nullptr) return Next::kFailed;  // the reason is printed
+    Status added = sim->add_queue(std::move(q), policy_defaults(s));
+    if (!added) return queue_error("queue-add", added.message());
+    return Next::kContinue;
+}
+
+// queue-manager Q quantity KEY N | discrete KEY ITEM... | highlander KEY
+Next cmd_queue_manager(Session& s, const Args& args) {
+    const char* usage = "usage: queue-manager QUEUE quantity KEY N | discrete KEY ITEM... | highlander KEY";
+    if (args.size() < 4) return queue_error("queue-manager", usage);
+    queue::ResourceManager m;
+    const std::string& type = args[2];
+    m.key = args[3];
+    if (type == "quantity") {
+        if (args.size() != 5) return queue_error("queue-manager", usage);
+        if (!parse_int(args[4], m.quantity))
+            return queue_error("queue-manager", "queue " + args[1] + ": " + m.key + ": quantity must be a number, not '" + args[4] + "'");
+    } else if (type == "discrete") {
+        m.kind = queue::ResourceManager::kDiscrete;
+        m.default_consumption = 0;
+        if (args.size() < 5) return queue_error("queue-manager", usage);
+        m.items.assign(args.begin() + 4, args.end());
+    } else if (type == "highlander") {
+        if (args.size() != 4) return queue_error("queue-manager", usage);
+        m.kind = queue::ResourceManager::kHighlander;
+    } else {
+        return queue_error("queue-manager", "queue " + args[1] + ": unknown manager type '" + type +
+                                                "' (quantity, discrete, highlander)");
+    }
+    queue::Simulator* sim = simulator(s);
+    if (sim == nullptr) return Next::kFailed;  // the reason is printed
+    Status added = sim->add_queue_manager(args[1], std::move(m));
+    if (!added) return queue_error("queue-manager", added.message());
     return Next::kContinue;
 }
 

@@ -194,6 +194,24 @@ const char* kRun = R"(usage: run
   or running.
 )";
 
+const char* kQueueAdd = R"(usage: queue-add NAME [--policy P] [--queue-depth N] [--reservation-depth N]
+  NAME                  a new queue (submit --queue NAME)
+  --policy P            fcfs, easy, conservative, hybrid, jqm or jqm-skip
+                        (default: --queue-policy); JQM's two and the
+                        planner's four do not mix in one session
+  --queue-depth N       pending jobs of this queue one pass considers (0 = all)
+  --reservation-depth N hybrid: reservations this queue makes per pass
+  With two queues or more and one naming its own policy or depth, each pass
+  walks the queues in declaration order, each over its own jobs.
+)";
+
+const char* kQueueManager = R"(usage: queue-manager QUEUE quantity KEY N
+       queue-manager QUEUE discrete KEY ITEM...
+       queue-manager QUEUE highlander KEY
+  Adds a JQM resource manager (used by the jqm and jqm-skip policies) to a
+  queue that has no jobs yet, checked as in -Q.
+)";
+
 const char* kCat = R"(usage: cat FILE
   FILE  a file (typically a jobspec) to print
 )";
@@ -238,6 +256,8 @@ const char* command_details(const std::string& name) {
         {"time", kTime},
         {"advance", kAdvance},
         {"run", kRun},
+        {"queue-add", kQueueAdd},
+        {"queue-manager", kQueueManager},
         {"cat", kCat},
         {"help", kHelp},
         {"quit", kQuit},

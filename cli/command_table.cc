@@ -85,6 +85,14 @@ const std::vector<Command>& command_table() {
         {"time", "tm", "Print the simulated time: resource-query> time", cmd_time},
         {"advance", "ad", "Move the simulated clock: resource-query> advance 60", cmd_advance},
         {"run", "rn", "Run until nothing is pending or running: resource-query> run", cmd_run},
+        {"queue-add", "qa",
+         "Declare a queue with its own policy: resource-query> queue-add batch [--policy easy] "
+         "[--queue-depth 32] [--reservation-depth 2]",
+         cmd_queue_add},
+        {"queue-manager", "qm",
+         "Give a queue a JQM resource manager: resource-query> queue-manager batch quantity thread 3 | "
+         "discrete gpu gpu0 gpu1 | highlander hl",
+         cmd_queue_manager},
         {"cat", "a", "Print a jobspec file: resource-query> cat jobspec.yaml", cmd_cat},
         {"help", "h", "Print this help (or one command's): resource-query> help [command]", cmd_help},
         {"quit", "q", "Exit the session: resource-query> quit", cmd_quit},

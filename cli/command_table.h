@@ -64,6 +64,8 @@ Next cmd_queue(Session&, const Args&);           // cmd_queue.cc
 Next cmd_time(Session&, const Args&);            // cmd_queue.cc
 Next cmd_advance(Session&, const Args&);         // cmd_queue.cc
 Next cmd_run(Session&, const Args&);             // cmd_queue.cc
+Next cmd_queue_add(Session&, const Args&);       // cmd_queue.cc
+Next cmd_queue_manager(Session&, const Args&);   // cmd_queue.cc
 Next cmd_cat(Session&, const Args&);             // command_table.cc
 Next cmd_help(Session&, const Args&);            // command_table.cc
 Next cmd_quit(Session&, const Args&);            // command_table.cc

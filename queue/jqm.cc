@@ -1,6 +1,7 @@
 #include "queue/jqm.h"
 
 #include "queue/jqm_pools.h"
+#include "queue/queue_set.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -32,6 +33,16 @@ JqmConfig default_jqm_config() {
     return c;
 }
 
+Status add_manager(JqmQueue& q, ResourceManager m) {
+    if (m.kind == ResourceManager::kQuantity && m.quantity < 0)
+        return make_error(Errc::kInvalid, m.key + ": quantity must be >= 0");
+    if (m.default_consumption < 0) return make_error(Errc::kInvalid, m.key + ": consumption must be >= 0");
+    for (auto& other : q.managers)
+        if (other.key == m.key) return make_error(Errc::kInvalid, "manager key '" + m.key + "' twice");
+    q.managers.push_back(std::move(m));
+    return ok_status();
+}
+
 Result<JqmConfig> parse_jqm_config(const std::string& path, const std::string& text) {
     JqmConfig config;
     try {
@@ -54,7 +65,6 @@ Result<JqmConfig> parse_jqm_config(const std::string& path, const std::string& t
                     if (type == "quantity") {
                         m.kind = ResourceManager::kQuantity;
                         if (mn["quantity"]) m.quantity = mn["quantity"].as<int64_t>();
-                        if (m.quantity < 0) return make_error(Errc::kInvalid, at + m.key + ": quantity must be >= 0");
                     } else if (type == "discrete") {
                         m.kind = ResourceManager::kDiscrete;
                         m.default_consumption = 0;
@@ -70,11 +80,11 @@ Result<JqmConfig> parse_jqm_config(const std::string& path, const std::string& t
                                                               "' (quantity, discrete, highlander)");
                     }
                     if (mn["consumption"]) m.default_consumption = mn["consumption"].as<int64_t>();
-                    if (m.default_consumption < 0) return make_error(Errc::kInvalid, at + m.key + ": consumption must be >= 0");
-                    for (auto& other : q.managers)
-                        if (other.key == m.key) return make_error(Errc::kInvalid, at + "manager key '" + m.key + "' twice");
-                    q.managers.push_back(std::move(m));
+                    Status added = add_manager(q, std::move(m));
+                    if (!added) return make_error(Errc::kInvalid, at + added.message());
                 }
+            Status policy = parse_queue_policy_fields(qn, q);
+            if (!policy) return make_error(Errc::kInvalid, at + policy.message());
             // Build the managers' pools once to report their errors now; the
             // simulator builds its own on first use.
             auto pools = JqmPools::build(q);

@@ -48,6 +48,11 @@ class JqmPools;
 struct JqmQueue {
     std::string name;
     std::vector<ResourceManager> managers;
+    // Its own policy and parameters (queue/queue_set.h); "" and -1 take
+    // the session's --queue-policy, --queue-depth, --reservation-depth.
+    std::string policy;
+    int64_t queue_depth = -1;
+    int64_t reservation_depth = -1;
     // The managers' pools, built on first use (queue/jqm_pools.h). A
     // configuration serves one simulator: copies share these pools.
     mutable std::shared_ptr<JqmPools> pools;
@@ -59,10 +64,16 @@ struct JqmConfig {
     const JqmQueue* find(const std::string& name) const;
 };
 
+// Adds `m` to `q` after the checks every source of managers shares (-Q,
+// the REPL's queue-manager): a non-negative quantity and consumption, a
+// key not yet used in the queue. Errors name the key; nothing changes.
+Status add_manager(JqmQueue& q, ResourceManager m);
+
 // -Q FILE:
 //   poll_interval: 1               # seconds, optional
 //   queues:
 //     - name: default
+//       policy: easy                 # optional, with queue_depth, reservation_depth
 //       managers:
 //         - {type: quantity, key: thread, quantity: 3}
 //         - {type: discrete, key: gpu, items: [gpu0, gpu1], consumption: 0}

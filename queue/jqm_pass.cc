@@ -119,7 +119,7 @@ void Simulator::jqm_pass() {
                     ++cursor[q];
                     break;  // one job per queue per tour
                 }
-                if (answer == RmAnswer::kNotEnough && policy_.jqm_skip) {
+                if (answer == RmAnswer::kNotEnough && policy_of(queue.name).jqm_skip) {
                     job.reason = "not enough resources (skipped to the next job)";
                     ++cursor[q];
                     continue;

@@ -43,6 +43,7 @@ Result<int64_t> Simulator::submit(QueueJob job) {
     if (job.estimate <= 0) return make_error(Errc::kInvalid, "the job needs a positive duration (requested time)");
     if (job.runtime < 0) return make_error(Errc::kInvalid, "the run time must not be negative");
     if (policy_.jqm) RQ_TRY(jqm_check(job));
+    if (multi_queue_ && jqm_.find(job.queue) == nullptr) return make_error(Errc::kNotFound, "no queue '" + job.queue + "'");
     MatchResult sat = match(job, MatchOp::kSatisfiability);
     traverser_.clear_message();
     if (!sat.ok())
@@ -186,6 +187,10 @@ void Simulator::pass() {
         jqm_pass();
         return;
     }
+    if (multi_queue_) {  // several queues: queue/queue_set.cc
+        multi_pass();
+        return;
+    }
     pass_due_ = false;
     ++passes_;
     traverser_.set_now(now_);
@@ -218,7 +223,7 @@ void Simulator::pass() {
             ++reused;
             ++reused_tries_;
         } else {
-            outcome = try_job(job, reservations);
+            outcome = try_job(job, reservations, policy_);
             if (blocked_seen && (outcome == Outcome::kStarted ||
                                  (outcome == Outcome::kReserved && collector_.weights_changed())))
                 changed_after = true;
@@ -251,9 +256,9 @@ void Simulator::pass() {
     traverser_.set_now(0);
 }
 
-Simulator::Outcome Simulator::try_job(QueueJob& job, int64_t& reservations) {
+Simulator::Outcome Simulator::try_job(QueueJob& job, int64_t& reservations, const QueuePolicy& policy) {
     job.considered_in = passes_;
-    bool may_reserve = reservations < policy_.reservation_depth;
+    bool may_reserve = reservations < policy.reservation_depth;
     job.jobspec->duration = static_cast<double>(job.estimate);
     collector_.reset();
     MatchOp op = may_reserve ? MatchOp::kAllocateOrElseReserve : MatchOp::kAllocate;
@@ -287,7 +292,7 @@ Simulator::Outcome Simulator::try_job(QueueJob& job, int64_t& reservations) {
     }
     if (r.code == Errc::kBusy) {
         job.reason = may_reserve ? "busy, and no reservation possible (resources down)"
-                     : policy_.stop_at_first_blocked ? "resources busy (fcfs: the queue waits for this job)"
+                     : policy.stop_at_first_blocked ? "resources busy (fcfs: the queue waits for this job)"
                                                      : "resources busy; no reservation left in this pass";
         return Outcome::kBlocked;
     }

@@ -22,6 +22,7 @@
 #include "queue/jqm.h"
 #include "queue/job.h"
 #include "queue/policy.h"
+#include "queue/queue_set.h"
 #include "pools/pool_matcher.h"
 #include "traversers/dfu.h"
 
@@ -52,6 +53,17 @@ public:
     void set_jqm(JqmConfig config) { jqm_ = std::move(config); }
     const JqmConfig& jqm() const { return jqm_; }
     const QueuePolicy& policy() const { return policy_; }
+
+    // --- Several queues, each with its own policy (queue/queue_set.cc) ---
+    // Installs the queues and their policies (resolve_queue_policies);
+    // the first queue's policy becomes policy().
+    void set_queues(JqmConfig config, std::vector<QueuePolicy> policies);
+    // queue-add and queue-manager: checked like -Q; nothing changes on error.
+    Status add_queue(JqmQueue q, const PolicyDefaults& defaults);
+    Status add_queue_manager(const std::string& queue, ResourceManager m);
+    // The policy of the queue named `name` (policy() if undeclared).
+    const QueuePolicy& policy_of(const std::string& name) const;
+    // --- end of several queues ---
     // Nothing but this simulator matches or cancels on the traverser (a
     // replay, a test). Then a pass may reuse the previous pass's outcome
     // for its leading blocked and reserved jobs when that outcome cannot
@@ -113,8 +125,13 @@ private:
     void pass();
     enum class Outcome { kStarted, kReserved, kBlocked, kRejected };
     // One pending job's turn in the pass.
-    Outcome try_job(QueueJob& job, int64_t& reservations);
+    Outcome try_job(QueueJob& job, int64_t& reservations, const QueuePolicy& policy);
     void start(QueueJob& job);
+    // Several queues (queue/queue_set.cc): one pass, the queues in
+    // declaration order, each with its own policy over its own jobs.
+    void multi_pass();
+    bool multi_queue_ = false;
+    std::vector<QueuePolicy> queue_policies_;  // parallel to jqm_.queues when set_queues ran
     // JQM (jqm_pass.cc): submit checks, one poll, releases.
     Status jqm_check(const QueueJob& job) const;
     void jqm_pass();

@@ -58,6 +58,8 @@ Status DfuTraverser::reinstall_pruning() {
     // The graph (ids, shape) or the tracked types may have changed.
     ids_positive_ = ids_give_positive_scores(graph_);
     id_index_.reset();
+    not_fresh_.clear();
+    child_types_.clear();
     tracked_below_.clear();
     tracked_below_ready_.clear();
     return ok_status();
@@ -72,12 +74,5 @@ void DfuTraverser::reset_colours() {
     for (auto& c : colours_)
         if (c.size() < graph_.num_vertices()) c.resize(graph_.num_vertices(), 0);
 }
-
-DfuTraverser::Colour DfuTraverser::colour(size_t slot, VertexId v) const {
-    uint32_t mark = colours_[slot][v];
-    return (mark >> 2) == epoch_ ? static_cast<Colour>(mark & 3) : kWhite;
-}
-
-void DfuTraverser::set_colour(size_t slot, VertexId v, Colour c) { colours_[slot][v] = (epoch_ << 2) | c; }
 
 }  // namespace rq

@@ -8,6 +8,7 @@
 //   cancel()  release a job (dfu_cancel.cc)
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -15,7 +16,10 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
+
+#include <boost/container/small_vector.hpp>
 
 #include "policies/match_policy.h"
 #include "resource/graph.h"
@@ -127,8 +131,11 @@ private:
     // ---- colours: per subsystem slot, reset by bumping an epoch ----------
     enum Colour : uint32_t { kWhite = 0, kGrey = 1, kBlack = 2 };
     void reset_colours();
-    Colour colour(size_t slot, VertexId v) const;
-    void set_colour(size_t slot, VertexId v, Colour c);
+    Colour colour(size_t slot, VertexId v) const {
+        uint32_t mark = colours_[slot][v];
+        return (mark >> 2) == epoch_ ? static_cast<Colour>(mark & 3) : kWhite;
+    }
+    void set_colour(size_t slot, VertexId v, Colour c) { colours_[slot][v] = (epoch_ << 2) | c; }
 
     // ---- a match request (dfu_run.cc) -------------------------------------
     void prime_jobspec(std::vector<JobResource>& resources, TypeCounts& totals);
@@ -160,12 +167,33 @@ private:
     Classified classify(VertexId u, const std::vector<JobResource>& resources, bool pristine);
     static Classified& resource_or_none(Classified& c, const JobResource* match,
                                         const std::vector<JobResource>& resources, bool pristine);
-    bool has_child_of_type(VertexId u, TypeId t) const;
+    bool has_child_of_type(VertexId u, TypeId t);
+    // The types of u's children, each with whether a dominant child of
+    // that type has children; computed once per vertex (classify() asks
+    // at every node a slot is packed at, and a node has dozens of
+    // children). Dropped when the graph changes.
+    struct ChildType {
+        TypeId type;
+        bool dominant_inner;
+    };
+    using ChildTypes = boost::container::small_vector<ChildType, 4>;
+    const ChildTypes& child_types(VertexId u);
+    std::unordered_map<VertexId, ChildTypes> child_types_;
     bool prune(VertexId u, const std::vector<JobResource>& resources, bool x_in);
     bool explore_down(VertexId u, SubsystemId s, const std::vector<JobResource>& list, bool pristine, bool x,
                       ScoreSet& scores, uint32_t multiplier);
     bool explore_aux(VertexId u, SubsystemId s, size_t slot, const std::vector<JobResource>& list,
                      ScoreSet& scores);
+    // The early-stop child order of a vertex whose out-edges still have
+    // their default weights, without the graph's ordered index (see
+    // dfu_select.cc); false when it does not apply.
+    struct FreshOrder {
+        static constexpr size_t kMax = 64;
+        std::array<EdgeId, kMax> edges;
+        size_t size = 0;
+        bool ascending = false;  // uniq_ids ascend along the out-edges
+    };
+    bool fresh_child_order(VertexId u, FreshOrder& order);
     bool aux_visit(VertexId v, SubsystemId s, size_t slot, const std::vector<JobResource>& list);
     void dom_slot(VertexId u, const std::vector<JobResource>& shape, uint32_t nslots, ScoreSet& scores,
                   bool below = false);
@@ -174,7 +202,7 @@ private:
     void collect_members(VertexId u, const std::vector<JobResource>& shape, std::vector<EdgeId>& out);
     bool passage_closed(VertexId v, const std::vector<JobResource>& shape);
     // Whether a child of u that is not a member of the slot has children.
-    bool may_hold_members(VertexId u, const std::vector<JobResource>& shape) const;
+    bool may_hold_members(VertexId u, const std::vector<JobResource>& shape);
     void resolve(VertexId u, ScoreSet& scores, ScoreSet& parent);
     void mark_paths_down_from(VertexId u, ScoreSet& scores);
     // Marks `e` selected in the current round (and remembers it for the
@@ -256,6 +284,9 @@ private:
     uint64_t preorder_ = 0, postorder_ = 0;
     std::string message_;
     std::unordered_map<VertexId, uint64_t> label_seq_;  // walk that last labelled a vertex
+    // Vertices fresh_child_order() turned down: weights are never reset,
+    // so it would again (a stale entry only costs the graph's index).
+    std::unordered_set<VertexId> not_fresh_;
 
     // ordered selection
     bool exhaustive_select_ = false;
@@ -291,6 +322,10 @@ private:
     bool full_update_ = true;
     int level_ = 0;
     int64_t reweight_time_ = 0;
+    std::vector<int64_t> amounts_;  // upd(): a subtree span's amounts
+    std::vector<int64_t> walk_request_;  // select(): the ordered walk's request key
+    VertexId fit_rejected_ = kNoVertex;  // last vertex prune() rejected on its subtree plan
+    std::vector<int64_t> request_;       // prune(), cannot_hold(), passage_closed(): amounts asked
 };
 
 }  // namespace rq

@@ -21,7 +21,12 @@ Errc DfuTraverser::select(std::vector<JobResource>& resources, int64_t at) {
         walk_ = OrderedWalk{};
         walk_.index = index;
         walk_.request = &resources.front();
-        index->begin_walk(at, duration_);
+        // What prune() at a vertex of the requested type depends on,
+        // besides the planners and the window (IdOrderIndex::mark_full).
+        const JobResource& r = resources.front();
+        walk_request_.assign({r.type, static_cast<int64_t>(r.exclusive), x_root_});
+        for (auto& [t, n] : r.aggregate) walk_request_.push_back(t), walk_request_.push_back(n);
+        index->begin_walk(at, duration_, walk_request_);
         bool exact = false;
         Errc code = select_once(resources, at, &exact);
         walk_.index = nullptr;
@@ -108,10 +113,27 @@ bool DfuTraverser::dom_dfv(VertexId u, const std::vector<JobResource>& resources
     return true;
 }
 
-bool DfuTraverser::has_child_of_type(VertexId u, TypeId t) const {
-    for (EdgeId e : graph_.out(u))
-        if (graph_.type(graph_.target(e)) == t) return true;
+bool DfuTraverser::has_child_of_type(VertexId u, TypeId t) {
+    for (const ChildType& c : child_types(u))
+        if (c.type == t) return true;
     return false;
+}
+
+const DfuTraverser::ChildTypes& DfuTraverser::child_types(VertexId u) {
+    auto [it, fresh] = child_types_.try_emplace(u);
+    if (!fresh) return it->second;
+    ChildTypes& types = it->second;
+    for (EdgeId e : graph_.out(u)) {
+        VertexId v = graph_.target(e);
+        bool inner = graph_.subsystem(e) == dominant() && !graph_.is_leaf(v);
+        auto known = std::find_if(types.begin(), types.end(),
+                                  [&](const ChildType& c) { return c.type == graph_.type(v); });
+        if (known == types.end())
+            types.push_back({graph_.type(v), inner});
+        else
+            known->dominant_inner = known->dominant_inner || inner;
+    }
+    return types;
 }
 
 DfuTraverser::Classified DfuTraverser::classify(VertexId u, const std::vector<JobResource>& resources,
@@ -215,12 +237,13 @@ bool DfuTraverser::prune(VertexId u, const std::vector<JobResource>& resources, 
         }
         if (flexible_ && (r.type == types::kSlot || r.type == types::kXorSlot)) continue;
         if (plan != nullptr && !r.aggregate.empty()) {
-            std::vector<int64_t> request(plan->plan.size(), 0);
+            std::vector<int64_t>& request = request_;
+            request.assign(plan->plan.size(), 0);
             for (auto& [t, n] : r.aggregate) {
                 int64_t i = plan->plan.index_of(t);
                 if (i >= 0) request[static_cast<size_t>(i)] = n;
             }
-            if (!plan->plan.fits(at_, duration_, request)) return true;
+            if (!plan->plan.fits(at_, duration_, request)) return fit_rejected_ = u, true;
         }
     }
     return false;
@@ -257,7 +280,15 @@ bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<Job
                 index.mark_full(u, i);
                 continue;
             }
-            if (visit(child.edge) && graph_.type(v) == walk_.index->type()) record_candidate(scores.score, scores.avail);
+            size_t messages = message_.size();
+            fit_rejected_ = kNoVertex;
+            if (visit(child.edge)) {
+                if (graph_.type(v) == walk_.index->type()) record_candidate(scores.score, scores.avail);
+            } else if (skip && fit_rejected_ == v && message_.size() == messages) {
+                // Its subtree cannot fit this request in this window: it
+                // cannot later either, until a planner gives units back.
+                index.mark_full(u, i);
+            }
         }
         return any;
     }
@@ -274,18 +305,48 @@ bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<Job
     // Early stop (§4.4): children by descending weight, stop once every
     // listed type has `multiplier` shares.
     EarlyStop early_stop(list, multiplier);
+    auto step = [&](EdgeId e) {  // true: stop the walk
+        VertexId v = graph_.target(e);
+        if (graph_.subsystem(e) != s || colour(0, v) != kWhite || early_stop.satisfied(graph_.type(v))) return false;
+        if (pristine && cannot_hold(v, list)) return false;
+        if (!visit(e)) return false;
+        return early_stop.update(scores, s);
+    };
+    FreshOrder fresh;
+    if (fresh_child_order(u, fresh)) {
+        for (size_t i = 0; i < fresh.size; ++i)
+            if (step(fresh.edges[i])) break;
+        return any;
+    }
     // Selection never reweights; building other vertices' indexes while we
     // iterate leaves this one (a node-based map entry) in place.
-    const ChildOrder& children = graph_.ordered_children(u);
-    for (const OrderedChild& child : children) {
-        EdgeId e = child.edge;
-        VertexId v = graph_.target(e);
-        if (graph_.subsystem(e) != s || colour(0, v) != kWhite || early_stop.satisfied(graph_.type(v))) continue;
-        if (pristine && cannot_hold(v, list)) continue;
-        if (!visit(e)) continue;
-        if (early_stop.update(scores, s)) break;
-    }
+    for (const OrderedChild& child : graph_.ordered_children(u))
+        if (step(child.edge)) break;
     return any;
+}
+
+// The graph's ordered child index is a balanced tree per vertex, built on
+// first use: a match entering a fresh node (firstnodex on El Capitan: the
+// node and a socket, 55 children, every match) spent 13% of its
+// instructions building trees it reads once. A vertex none of whose
+// out-edges was reweighted has every weight at the default, so its order
+// is by descending uniq_id (then ascending edge): when the uniq_ids are
+// strictly monotonic along the out-edges, that is the out-edge order or
+// its reverse, and no tree is needed.
+bool DfuTraverser::fresh_child_order(VertexId u, FreshOrder& order) {
+    if (!not_fresh_.empty() && not_fresh_.count(u)) return false;
+    auto refuse = [&] { return not_fresh_.insert(u), false; };
+    int64_t prev = 0;
+    for (EdgeId e : graph_.out(u)) {
+        if (order.size == FreshOrder::kMax || graph_.weight(e) != UINT64_MAX) return refuse();
+        int64_t id = graph_.uniq_id(graph_.target(e));
+        if (order.size == 1) order.ascending = id > prev;
+        if (order.size >= 1 && (id == prev || (id > prev) != order.ascending)) return refuse();
+        prev = id;
+        order.edges[order.size++] = e;
+    }
+    if (order.ascending) std::reverse(order.edges.begin(), order.edges.begin() + order.size);
+    return true;
 }
 
 bool DfuTraverser::aux_visit(VertexId v, SubsystemId s, size_t slot, const std::vector<JobResource>& list) {

@@ -78,7 +78,7 @@ bool DfuTraverser::cannot_hold(VertexId v, const std::vector<JobResource>& list)
     if (plan == nullptr) return false;
     const MultiPlanner& mp = plan->plan;
     TypeId vtype = graph_.type(v);
-    std::vector<int64_t> request;
+    std::vector<int64_t>& request = request_;
     for (const JobResource& r : list) {
         if (r.type == vtype) return false;  // v itself may be the candidate
         // None of the resource itself, or of something it needs, below v.

@@ -36,11 +36,9 @@ bool is_member(TypeId t, const std::vector<JobResource>& shape) {
 
 }  // namespace
 
-bool DfuTraverser::may_hold_members(VertexId u, const std::vector<JobResource>& shape) const {
-    for (EdgeId e : graph_.out(u)) {
-        VertexId v = graph_.target(e);
-        if (graph_.subsystem(e) == dominant() && !is_member(graph_.type(v), shape) && !graph_.is_leaf(v)) return true;
-    }
+bool DfuTraverser::may_hold_members(VertexId u, const std::vector<JobResource>& shape) {
+    for (const ChildType& c : child_types(u))
+        if (c.dominant_inner && !is_member(c.type, shape)) return true;
     return false;
 }
 
@@ -49,7 +47,7 @@ bool DfuTraverser::passage_closed(VertexId v, const std::vector<JobResource>& sh
     if (avail(v) == 0) return true;
     const SubtreePlan* plan = store_.subtree(v, 0);
     if (plan == nullptr) return false;
-    std::vector<int64_t> one(plan->plan.size(), 0);
+    std::vector<int64_t>& one = request_;
     for (const JobResource& member : shape) {
         int64_t i = plan->plan.index_of(member.type);
         if (i < 0) return false;  // not tracked: it may be there

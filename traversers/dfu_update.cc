@@ -66,13 +66,14 @@ int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool p
     set_colour(0, u, kBlack);
 
     const PruneSpec& spec = specs_.front();
+    VertexSchedule* found = nullptr;  // u's record, once looked up
     if (kind_ == AllocKind::kNoAlloc) {
         if (x) ++n;
     } else {
         if (x) {
             ++n;
             if (full_update_) {
-                VertexSchedule& record = store_.get(u, graph_.size(u));
+                VertexSchedule& record = *(found = &store_.get(u, graph_.size(u)));
                 auto span = record.plan.add_span(at_, duration_, needs);
                 if (!span.ok()) {
                     message_ += "update: can't add a span to " + std::string(graph_.name(u)) + ": " +
@@ -85,13 +86,14 @@ int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool p
             }
         }
         if (n > 0) {
-            VertexSchedule& record = store_.get(u, graph_.size(u));
+            VertexSchedule& record = found ? *found : *(found = &store_.get(u, graph_.size(u)));
             record.tags.insert(jobid_);
             auto xspan = record.x_checker.add_span(at_, duration_, 1);
             if (xspan.ok()) record.x_spans[jobid_] = *xspan;
             SubtreePlan* plan = store_.subtree(u, 0);
             if (plan != nullptr && !below.empty()) {
-                std::vector<int64_t> amounts;
+                std::vector<int64_t>& amounts = amounts_;  // used before any other upd() call
+                amounts.clear();
                 for (size_t i = 0; i < plan->plan.size(); ++i) amounts.push_back(below.get(plan->plan.type(i)));
                 auto mspan = plan->plan.add_span(at_, duration_, amounts);
                 if (mspan.ok())
@@ -111,7 +113,7 @@ int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool p
         emission.exclusive = x;
         emission.parent_exclusive = parent_excl;
         emission.level = level_;
-        if (const VertexSchedule* record = store_.find(u); record && !record->ephemeral.empty())
+        if (const VertexSchedule* record = found ? found : store_.find(u); record && !record->ephemeral.empty())
             emission.ephemeral = record->ephemeral.get();
         writer_->vertex(graph_, emission);
     }

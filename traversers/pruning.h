@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "resource/graph.h"
 #include "resource/schedule.h"
 #include "utilities/result.h"
@@ -60,8 +62,10 @@ public:
     void clear() { counts_.clear(), present_.clear(), any_ = false; }
 
 private:
-    std::vector<int64_t> counts_;
-    std::vector<uint8_t> present_;
+    // Inline for the usual handful of types: the update walk keeps one
+    // per vertex it records (80 per node under *nodex on El Capitan).
+    boost::container::small_vector<int64_t, 16> counts_;
+    boost::container::small_vector<uint8_t, 16> present_;
     bool any_ = false;
 };
 

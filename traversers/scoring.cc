@@ -42,6 +42,9 @@ void ScoreSet::add(SubsystemId s, TypeId t, EGroup group) {
     TypeEvals& evals = slot(s, t);
     if (group.qualified()) evals.qualified = saturating_add(evals.qualified, group.count);
     evals.total = saturating_add(evals.total, group.count);
+    // A vertex's children come by the dozen (cores of a socket): start at
+    // 8 rather than grow 1, 2, 4, 8 (EGroups copy, not move, on growth).
+    if (evals.groups.capacity() == 0) evals.groups.reserve(8);
     evals.groups.push_back(std::move(group));
 }
 

@@ -74,11 +74,12 @@ const std::vector<IdOrderIndex::Child>* IdOrderIndex::children(VertexId u) const
     return it == children_.end() ? nullptr : &it->second;
 }
 
-void IdOrderIndex::begin_walk(int64_t at, int64_t d) const {
+void IdOrderIndex::begin_walk(int64_t at, int64_t d, const std::vector<int64_t>& request) const {
     uint64_t releases = Planner::release_count();
-    if (at == marks_at_ && d == marks_d_ && releases == marks_releases_) return;
+    if (at == marks_at_ && d == marks_d_ && releases == marks_releases_ && request == marks_request_) return;
     full_.clear();
     marks_at_ = at, marks_d_ = d, marks_releases_ = releases;
+    marks_request_ = request;
 }
 
 size_t IdOrderIndex::next_open(VertexId u, size_t i) const {

@@ -61,11 +61,14 @@ public:
 
     // Children a walk found with nothing free in its window (exclusively
     // taken nodes ahead of the free ones under hinodex, lonodex,
-    // firstnodex...). Later walks over the same window skip them without a
-    // query, so a match does not cost one query per taken node. The marks
-    // hold for one window [at, at+d) while no planner gave units back
+    // firstnodex...), or whose subtree plan could not fit the request
+    // (full nodes ahead of the free ones under high, low, lonode...).
+    // Later walks over the same window skip them without a query, so a
+    // match does not cost one visit per taken node. The marks hold for one
+    // window [at, at+d) and one request (`request`: what the rejection
+    // depended on) while no planner gave units back
     // (Planner::release_count()); begin_walk() drops them otherwise.
-    void begin_walk(int64_t at, int64_t d) const;
+    void begin_walk(int64_t at, int64_t d, const std::vector<int64_t>& request) const;
     // The first position >= i in u's children not marked full.
     size_t next_open(VertexId u, size_t i) const;
     void mark_full(VertexId u, size_t i) const;
@@ -89,6 +92,7 @@ private:
     mutable std::unordered_map<VertexId, std::vector<uint32_t>> full_;
     mutable int64_t marks_at_ = -1, marks_d_ = -1;
     mutable uint64_t marks_releases_ = 0;
+    mutable std::vector<int64_t> marks_request_;
 };
 
 // True when every vertex id is >= -1, so that every candidate score of the

@@ -9,9 +9,14 @@ for our binary and for any other binary given with --vs, so the rows line up.
 
 Rows (--rows takes a comma list of names or prefixes, e.g. `p256` or `elcap`):
   p256-POLICY   256x32 nodes, 4,096 one-core jobs, each policy
+  p1024-POLICY  1,024x32 nodes, 4,096 one-core jobs, each ID-based policy
+  p4096-POLICY  4,096x32 nodes, 4,096 one-core jobs, each ID-based policy
+                (the *nodex policies place one job per node: at 256 and
+                1,024 nodes the rest are failed matches, timed too)
   mem4096       4,096x32 nodes, 131,072 one-core jobs, `first`: peak memory
   elcap-first   El Capitan-sized recipe (../shared/bench), 1-core jobs, `first`
-  elcap-high    same, `high`
+  elcap-high    same, `high` (1/10 of the jobs of elcap-first)
+  elcap-POLICY  same, each other ID-based policy (as many jobs as elcap-first)
   elcap-load    load of the El Capitan-sized recipe: time and peak RSS
   fanout        load of one node with 100,000 sockets
   remove        `remove 0-24999 false` on 25,000 ranks (time of the removal)
@@ -38,6 +43,8 @@ TIME = "/usr/bin/time"  # GNU time (Debian package `time`)
 SHARED = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "bench"))
 POLICIES = ["first", "high", "low", "hinode", "lonode", "hinodex", "lonodex", "firstnodex", "locality",
             "variation"]
+# The policies that rank candidates by id (issue 13's sublinear selection).
+ID_POLICIES = ["first", "high", "low", "hinode", "lonode", "hinodex", "lonodex", "firstnodex"]
 
 FAN_RECIPE = RECIPE.replace(
     '<edge source="cluster" target="node"><data key="multi_scale">{nodes}</data></edge>\n'
@@ -118,6 +125,7 @@ def main():
     args = ap.parse_args()
 
     p256_jobs = 512 if args.quick else 4096
+    scale_jobs = 512 if args.quick else 4096  # p1024 and p4096
     mem_jobs = 16384 if args.quick else 131072
     elcap_first = args.elcap_jobs or (100 if args.quick else 1000)
     elcap_high = max(elcap_first // 10, 1)
@@ -132,16 +140,22 @@ def main():
             return path
         job = write("job.yaml", JOBSPEC)
         r256 = write("n256.graphml", RECIPE.format(nodes=256))
+        r1024 = write("n1024.graphml", RECIPE.format(nodes=1024))
         r4096 = write("n4096.graphml", RECIPE.format(nodes=4096))
         fan = write("fan.graphml", FAN_RECIPE.format(nodes=100000))
         ranks = write("ranks.graphml", RECIPE.format(nodes=25000).replace(
             '<data key="multi_scale">32</data>', '<data key="multi_scale">4</data>'))
 
         rows = [("p256-" + p, lambda b, p=p: match_row(b, work, r256, job, p, p256_jobs)) for p in POLICIES]
+        for size, recipe in (("p1024-", r1024), ("p4096-", r4096)):
+            rows += [(size + p, lambda b, p=p, r=recipe: match_row(b, work, r, job, p, scale_jobs))
+                     for p in ID_POLICIES]
         rows += [("mem4096", lambda b: match_row(b, work, r4096, job, "first", mem_jobs)),
                  ("elcap-first", lambda b: match_row(b, work, elcap, elcap_job, "first", elcap_first)),
-                 ("elcap-high", lambda b: match_row(b, work, elcap, elcap_job, "high", elcap_high)),
-                 ("elcap-load", lambda b: load_row(b, elcap)),
+                 ("elcap-high", lambda b: match_row(b, work, elcap, elcap_job, "high", elcap_high))]
+        rows += [("elcap-" + p, lambda b, p=p: match_row(b, work, elcap, elcap_job, p, elcap_first))
+                 for p in ID_POLICIES if p not in ("first", "high")]
+        rows += [("elcap-load", lambda b: load_row(b, elcap)),
                  ("fanout", lambda b: load_row(b, fan)),
                  ("remove", lambda b: remove_row(b, work, ranks, job))]
         wanted = [w for w in args.rows.split(",") if w]
