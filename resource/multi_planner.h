@@ -59,6 +59,20 @@ public:
     Result<Time> earliest(Time from, Time d,
                           const std::vector<int64_t>& amounts) const;
 
+    // Restoring a saved subtree plan (state/, resource/schedule_restore.cc).
+    SpanId next_span_id() const { return next_id_; }
+    // The per-type span ids of multi-span `id` (nullopt if unknown).
+    std::optional<std::vector<SpanId>> multispan(SpanId id) const {
+        const int64_t* row = spans_.find(id);
+        if (row == nullptr) return std::nullopt;
+        return std::vector<SpanId>(row, row + spans_.width());
+    }
+    Planner& planner_to_restore(size_t i) { return planners_[i]; }
+    // Puts multi-span `id` back; the caller gives ids in increasing order,
+    // above every multi-span known.
+    Status restore_multispan(SpanId id, const std::vector<SpanId>& per_type);
+    void restore_next_id(SpanId next) { next_id_ = next; }
+
 private:
     Status check_amounts(const std::vector<int64_t>& amounts) const;
 

@@ -97,6 +97,13 @@ public:
     // amount > total, kNotFound if there is no such point.
     Result<Time> earliest(Time from, Time d, int64_t amount) const;
 
+    // Restoring a saved planner (state/, resource/schedule_restore.cc):
+    // the id the next span gets, a span put back under its own id, and
+    // the next id set back. Spans go back in any order (amounts only add).
+    SpanId next_span_id() const { return next_id_; }
+    Result<SpanId> restore_span(const Span& span);
+    void restore_next_id(SpanId next) { next_id_ = next; }
+
 private:
     struct State;  // the point tree and the span table (planner.cc)
     void materialize();

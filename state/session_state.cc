@@ -13,6 +13,7 @@
 #include "cli/command_table.h"
 #include "cli/repl.h"
 #include "state/journal.h"
+#include "state/rows.h"
 #include "state/store_file.h"
 
 namespace rq::state {
@@ -31,6 +32,13 @@ struct SessionState {
     Database live;
     Mark live_mark;
     std::string live_key;
+    // Whether the rows hold the whole state (only row commands ran, see
+    // state/rows.h), and the vertices changed since the last save to each
+    // target (canonical path) and to the --state file.
+    bool rows_exact = true;
+    bool resumed_from_rows = false;
+    std::map<std::string, Dirty> dirty;
+    Dirty live_dirty;
     // recording / replaying the command being run
     Entry* recording = nullptr;
     const Entry* replay = nullptr;
@@ -142,6 +150,24 @@ private:
     bool done_ = false;
 };
 
+// The vertices a row command changes: those of the job it cancels (before
+// it runs) or creates or changes (after), or those at the path it sets.
+int64_t job_argument(const Args& args) {
+    const Command* c = find_command(args[0]);
+    if (c == nullptr || args.size() < 2) return 0;
+    if (std::strcmp(c->name, "cancel") != 0 && std::strcmp(c->name, "partial-cancel") != 0) return 0;
+    return std::strtoll(args[1].c_str(), nullptr, 10);
+}
+
+void dirty_after(const Session& s, const Args& args, const std::vector<int64_t>& jobs, Dirty& out) {
+    for (int64_t id : jobs)
+        if (s.is_live(id)) add_job_vertices(s, id, out);
+    const Command* c = find_command(args[0]);
+    if (c != nullptr && args.size() >= 2 &&
+        (std::strcmp(c->name, "set-status") == 0 || std::strcmp(c->name, "set-property") == 0))
+        for (VertexId v : s.graph->at_path(args[1])) out.vertices.insert(v);
+}
+
 bool run_journaled(Session& s, const Args& args, const std::function<bool()>& run) {
     SessionState& st = state_of(s);
     if (st.replay != nullptr || is_read_only(args[0])) return run();
@@ -150,15 +176,28 @@ bool run_journaled(Session& s, const Args& args, const std::function<bool()>& ru
     std::unique_ptr<Capture> capture;
     if (st.live.is_open()) capture = std::make_unique<Capture>(s);
     int64_t before = s.next_jobid;
+    const bool row_command = is_row_command(args[0]);
+    Dirty touched;
+    if (row_command && s.is_live(job_argument(args))) add_job_vertices(s, job_argument(args), touched);
     st.recording = &entry;
     bool quit = run();
     st.recording = nullptr;
     entry.touched_jobs = touched_jobs(args, before, s.next_jobid);
+    if (row_command) {
+        dirty_after(s, args, entry.touched_jobs, touched);
+        for (auto& [key, d] : st.dirty) d.merge(touched);
+        st.live_dirty.merge(touched);
+    } else {
+        st.rows_exact = false;
+    }
     entry.timing = timing_of(s, entry.touched_jobs);
     st.journal.entries.push_back(std::move(entry));
     if (st.live.is_open()) {
-        auto mark = write_changes(st.live, s, st.journal, st.live_mark);
-        if (mark) st.live_mark = *mark;
+        auto mark = write_changes(st.live, s, st.journal, st.live_mark, st.rows_exact, st.live_dirty);
+        if (mark) {
+            st.live_mark = *mark;
+            st.live_dirty.clear();
+        }
         capture->release();
         if (!mark) std::cerr << "ERROR: --state: " << mark.message() << " (this command is not saved)" << std::endl;
     }
@@ -227,7 +266,18 @@ Status resume(Session& s, const Options& given, const std::string& path, Databas
     st.journal = std::move(snap->journal);
     st.session_id = snap->mark.session;
     st.marks[key_of(path)] = snap->mark;
-    replay(s);
+    st.dirty[key_of(path)];  // tracked from here on, for `save FILE changes`
+    st.rows_exact = snap->rows_exact;
+    if (!snap->rows_exact) {
+        replay(s);
+        return ok_status();
+    }
+    Status restored = restore_rows(db, s, snap->rows_digest);
+    if (!restored) return restored.error();
+    s.next_jobid = snap->next_jobid;
+    s.graph->nodes_up = snap->nodes_up;
+    st.resumed_from_rows = true;
+    restore_timing(s, snap->match_time);
     return ok_status();
 }
 
@@ -273,7 +323,7 @@ Status start_state_file(Session& s, const Options& options, const std::string& t
     SessionState& st = state_of(s);
     if (!*exists) {
         st.session_id = new_session_id();
-        auto mark = write_whole(db, s, st.source, st.journal, st.session_id);
+        auto mark = write_whole(db, s, st.source, st.journal, st.session_id, st.rows_exact);
         if (!mark) return mark.error();
         st.marks[key_of(path)] = *mark;
     }
@@ -314,6 +364,10 @@ void attach_journal(Session& s, const std::string& source) {
     };
 }
 
+bool resumed_from_rows(const Session& s) {
+    return s.state && static_cast<const SessionState*>(s.state.get())->resumed_from_rows;
+}
+
 Status save(Session& s, const std::string& path, bool changes_only) {
     if (!s.state) return make_error(Errc::kInvalid, "this session keeps no journal");
     SessionState& st = state_of(s);
@@ -335,16 +389,16 @@ Status save(Session& s, const std::string& path, bool changes_only) {
     Database& db = target->second;
     Result<Mark> mark = make_error(Errc::kInvalid);
     if (changes_only) {
-        mark = write_changes(db, s, st.journal, st.marks[key]);
+        mark = write_changes(db, s, st.journal, st.marks[key], st.rows_exact, st.dirty[key]);
     } else {
-        mark = write_whole(db, s, st.source, st.journal, st.session_id);
+        mark = write_whole(db, s, st.source, st.journal, st.session_id, st.rows_exact);
     }
     if (!mark) {
         st.targets.erase(key);
         return mark.error();
     }
-    if (!mark) return mark.error();
     st.marks[key] = *mark;
+    st.dirty[key].clear();
     return ok_status();
 }
 

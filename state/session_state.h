@@ -27,6 +27,10 @@ Status start_session(Session& session, const Options& options, const std::string
 // `source` (the -L contents), so that `save` works. Idempotent.
 void attach_journal(Session& session, const std::string& source);
 
+// Whether `session` was resumed from the state file's rows (rather than
+// by replaying its journal).
+bool resumed_from_rows(const Session& session);
+
 // `save FILE` / `save FILE changes`: the whole session or only what changed
 // since the last save to FILE; prints one INFO line or one ERROR line.
 Status save(Session& session, const std::string& path, bool changes_only);

@@ -17,6 +17,7 @@ Status Database::open(const std::string& path, bool create) {
 }
 
 void Database::close() {
+    cache_.clear();
     if (db_ != nullptr) sqlite3_close_v2(db_);
     db_ = nullptr;
 }
@@ -39,6 +40,17 @@ Result<Statement> Database::prepare(std::string_view sql) {
     if (sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr) != SQLITE_OK)
         return error("prepare");
     return Statement(this, stmt);
+}
+
+Result<Statement*> Database::cached(const std::string& sql) {
+    auto it = cache_.find(sql);
+    if (it == cache_.end()) {
+        auto stmt = prepare(sql);
+        if (!stmt) return stmt.error();
+        it = cache_.emplace(sql, std::make_unique<Statement>(std::move(*stmt))).first;
+    }
+    it->second->reset();
+    return it->second.get();
 }
 
 bool Statement::step(Status& status) {

@@ -5,6 +5,8 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -12,42 +14,7 @@
 
 namespace rq::state {
 
-class Statement;
-
-class Database {
-public:
-    Database() = default;
-    Database(const Database&) = delete;
-    Database& operator=(const Database&) = delete;
-    Database(Database&& o) noexcept : db_(o.db_), path_(std::move(o.path_)) { o.db_ = nullptr; }
-    Database& operator=(Database&& o) noexcept {
-        if (this != &o) {
-            close();
-            db_ = o.db_;
-            path_ = std::move(o.path_);
-            o.db_ = nullptr;
-        }
-        return *this;
-    }
-    ~Database() { close(); }
-
-    // Opens (create: creating if absent) the file at `path`.
-    Status open(const std::string& path, bool create);
-    void close();
-    bool is_open() const { return db_ != nullptr; }
-    const std::string& path() const { return path_; }
-
-    // Runs one or more statements without results.
-    Status exec(const std::string& sql);
-    Result<Statement> prepare(std::string_view sql);
-    // An error naming the file, `what` was being done, and SQLite's message.
-    Error error(const std::string& what) const;
-    sqlite3* handle() { return db_; }
-
-private:
-    sqlite3* db_ = nullptr;
-    std::string path_;
-};
+class Database;
 
 class Statement {
 public:
@@ -80,6 +47,52 @@ public:
 private:
     Database* db_;
     sqlite3_stmt* stmt_;
+};
+
+
+class Database {
+public:
+    Database() = default;
+    Database(const Database&) = delete;
+    Database& operator=(const Database&) = delete;
+    // Cached statements name their database: a move finalizes them.
+    Database(Database&& o) noexcept : db_(o.db_), path_(std::move(o.path_)) {
+        o.cache_.clear();
+        o.db_ = nullptr;
+    }
+    Database& operator=(Database&& o) noexcept {
+        if (this != &o) {
+            close();
+            o.cache_.clear();
+            db_ = o.db_;
+            path_ = std::move(o.path_);
+            o.db_ = nullptr;
+        }
+        return *this;
+    }
+    ~Database() { close(); }
+
+    // Opens (create: creating if absent) the file at `path`.
+    Status open(const std::string& path, bool create);
+    void close();
+    bool is_open() const { return db_ != nullptr; }
+    const std::string& path() const { return path_; }
+
+    // Runs one or more statements without results.
+    Status exec(const std::string& sql);
+    Result<Statement> prepare(std::string_view sql);
+    // A statement prepared once per connection (saves that run after
+    // every command would otherwise prepare the same dozen statements each
+    // time); reset, bindings cleared. Valid until close() or a move.
+    Result<Statement*> cached(const std::string& sql);
+    // An error naming the file, `what` was being done, and SQLite's message.
+    Error error(const std::string& what) const;
+    sqlite3* handle() { return db_; }
+
+private:
+    sqlite3* db_ = nullptr;
+    std::string path_;
+    std::map<std::string, std::unique_ptr<Statement>> cache_;
 };
 
 // BEGIN IMMEDIATE ... COMMIT, rolled back if not committed.

@@ -1,5 +1,8 @@
 #include "state/store_file.h"
 
+#include "state/digest.h"
+#include "state/rows.h"
+
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -18,18 +21,7 @@ CREATE TABLE IF NOT EXISTS blob(id INTEGER PRIMARY KEY, content BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS journal(seq INTEGER PRIMARY KEY, line TEXT NOT NULL, timing TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS journal_input(seq INTEGER NOT NULL, ord INTEGER NOT NULL, path TEXT NOT NULL,
                                          blob INTEGER NOT NULL, PRIMARY KEY (seq, ord));
-CREATE TABLE IF NOT EXISTS job(id INTEGER PRIMARY KEY, state TEXT NOT NULL, scheduled_at INTEGER NOT NULL,
-                               jobspec TEXT NOT NULL, overhead REAL NOT NULL);
 )";
-
-const char* job_state_name(JobState st) {
-    switch (st) {
-    case JobState::kAllocated: return "allocated";
-    case JobState::kReserved: return "reserved";
-    case JobState::kCanceled: return "canceled";
-    }
-    return "?";
-}
 
 std::string join(const std::vector<std::string>& items) {
     std::string out;
@@ -53,33 +45,6 @@ std::vector<std::string> split(const std::string& text, char separator = ',') {
 std::string hexfloat(double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%a", v);
-    return buf;
-}
-
-// 64-bit FNV-1a over length-prefixed fields: cheap, stable across builds,
-// and enough to tell damaged rows from the ones written (this guards
-// against accidents, not against someone forging a file).
-class Digest {
-public:
-    explicit Digest(uint64_t start = 14695981039346656037ull) : h_(start) {}
-    Digest& add(std::string_view data) {
-        add_number(data.size());
-        for (unsigned char c : data) h_ = (h_ ^ c) * 1099511628211ull;
-        return *this;
-    }
-    Digest& add_number(uint64_t n) {
-        for (int i = 0; i < 8; ++i) h_ = (h_ ^ ((n >> (8 * i)) & 0xff)) * 1099511628211ull;
-        return *this;
-    }
-    uint64_t value() const { return h_; }
-
-private:
-    uint64_t h_;
-};
-
-std::string hex(uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
     return buf;
 }
 
@@ -126,6 +91,7 @@ std::map<std::string, std::string> meta_of(const Session& s, const Journal& jour
         {"journal_length", std::to_string(journal.entries.size())},
         {"blob_count", std::to_string(journal.blob_count())},
         {"next_jobid", std::to_string(s.next_jobid)},
+        {"nodes_up", std::to_string(s.graph ? s.graph->nodes_up : 0)},
         {"match_time", hexfloat(s.min_match_time) + " " + hexfloat(s.max_match_time) + " " +
                            hexfloat(s.total_match_time) + " " + std::to_string(s.timed_matches)},
         {"load_format", o.load_format},
@@ -149,20 +115,21 @@ std::map<std::string, std::string> meta_of(const Session& s, const Journal& jour
 }
 
 Status write_meta(Database& db, const std::map<std::string, std::string>& meta) {
-    auto stmt = db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)");
+    auto stmt = db.cached("INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)");
     if (!stmt) return stmt.error();
-    for (auto& [k, v] : meta) RQ_TRY(stmt->bind(1, k).bind(2, v).run());
+    for (auto& [k, v] : meta) RQ_TRY((*stmt)->bind(1, k).bind(2, v).run());
     return ok_status();
 }
 
 // Entries [from, end) and blobs [from_blob, end).
 Status write_entries(Database& db, const Journal& journal, size_t from, size_t from_blob) {
-    auto blob = db.prepare("INSERT INTO blob(id, content) VALUES (?1, ?2)");
-    auto entry = db.prepare("INSERT INTO journal(seq, line, timing) VALUES (?1, ?2, ?3)");
-    auto input = db.prepare("INSERT INTO journal_input(seq, ord, path, blob) VALUES (?1, ?2, ?3, ?4)");
-    if (!blob) return blob.error();
-    if (!entry) return entry.error();
-    if (!input) return input.error();
+    auto blob_ = db.cached("INSERT INTO blob(id, content) VALUES (?1, ?2)");
+    auto entry_ = db.cached("INSERT INTO journal(seq, line, timing) VALUES (?1, ?2, ?3)");
+    auto input_ = db.cached("INSERT INTO journal_input(seq, ord, path, blob) VALUES (?1, ?2, ?3, ?4)");
+    if (!blob_) return blob_.error();
+    if (!entry_) return entry_.error();
+    if (!input_) return input_.error();
+    Statement *blob = *blob_, *entry = *entry_, *input = *input_;
     for (size_t b = from_blob; b < journal.blob_count(); ++b)
         RQ_TRY(blob->bind(1, static_cast<int64_t>(b)).bind_blob(2, journal.blob(static_cast<int64_t>(b))).run());
     for (size_t i = from; i < journal.entries.size(); ++i) {
@@ -175,28 +142,10 @@ Status write_entries(Database& db, const Journal& journal, size_t from, size_t f
     return ok_status();
 }
 
-Status write_jobs(Database& db, const Session& s, const std::set<int64_t>& ids) {
-    auto put = db.prepare(
-        "INSERT OR REPLACE INTO job(id, state, scheduled_at, jobspec, overhead) VALUES (?1, ?2, ?3, ?4, ?5)");
-    auto drop = db.prepare("DELETE FROM job WHERE id = ?1");
-    if (!put) return put.error();
-    if (!drop) return drop.error();
-    for (int64_t id : ids) {
-        auto it = s.jobs.find(id);
-        if (it == s.jobs.end()) {
-            RQ_TRY(drop->bind(1, id).run());
-            continue;
-        }
-        const JobRecord& j = it->second;
-        RQ_TRY(put->bind(1, id).bind(2, job_state_name(j.state)).bind(3, j.scheduled_at)
-                   .bind(4, j.jobspec_path ? *j.jobspec_path : std::string()).bind(5, j.overhead).run());
-    }
-    return ok_status();
-}
-
 Result<std::map<std::string, std::string>> read_meta(Database& db) {
-    auto stmt = db.prepare("SELECT key, value FROM meta");
-    if (!stmt) return stmt.error();
+    auto cached = db.cached("SELECT key, value FROM meta");
+    if (!cached) return cached.error();
+    Statement* stmt = *cached;
     std::map<std::string, std::string> meta;
     Status status;
     while (stmt->step(status)) meta[stmt->text(0)] = stmt->text(1);
@@ -254,7 +203,7 @@ Result<bool> holds_session(Database& db) {
 }
 
 Result<Mark> write_whole(Database& db, const Session& s, const std::string& source, const Journal& journal,
-                         const std::string& session_id) {
+                         const std::string& session_id, bool rows_exact) {
     auto ours = holds_session(db);
     if (!ours) return ours.error();
     auto tables = db.prepare("SELECT count(*) FROM sqlite_master");
@@ -267,29 +216,41 @@ Result<Mark> write_whole(Database& db, const Session& s, const std::string& sour
     Transaction tx(db);
     RQ_TRY(tx.begin());
     RQ_TRY(db.exec(kSchema));
+    RQ_TRY(db.exec(kRowSchema));
     RQ_TRY(db.exec("PRAGMA application_id = " + std::to_string(kApplicationId) +
                    "; PRAGMA user_version = " + std::to_string(kSchemaVersion) +
                    "; DELETE FROM meta; DELETE FROM source; DELETE FROM blob; DELETE FROM journal;"
-                   " DELETE FROM journal_input; DELETE FROM job;"));
+                   " DELETE FROM journal_input;"));
+    RQ_TRY(clear_rows(db));
     Mark mark = extended(Mark{session_id}, journal);
     auto meta = meta_of(s, journal, session_id);
     meta["options_digest"] = hex(options_digest(meta));
     meta["source_digest"] = hex(Digest().add(source).value());
     meta["blob_digest"] = hex(mark.blob_digest);
     meta["journal_digest"] = hex(mark.journal_digest);
+    std::set<int64_t> all;
+    for (auto& [id, job] : s.jobs) all.insert(id);
+    auto digest = write_job_rows(db, s, all, 0);
+    if (!digest) return digest.error();
+    if (rows_exact) {
+        Dirty every;
+        every.all = true;
+        digest = write_vertex_rows(db, s, every, *digest);
+        if (!digest) return digest.error();
+    }
+    meta["rows_exact"] = rows_exact ? "1" : "0";
+    meta["rows_digest"] = hex(*digest);
     RQ_TRY(write_meta(db, meta));
     auto src = db.prepare("INSERT INTO source(id, content) VALUES (0, ?1)");
     if (!src) return src.error();
     RQ_TRY(src->bind_blob(1, source).run());
     RQ_TRY(write_entries(db, journal, 0, 0));
-    std::set<int64_t> all;
-    for (auto& [id, job] : s.jobs) all.insert(id);
-    RQ_TRY(write_jobs(db, s, all));
     RQ_TRY(tx.commit());
     return mark;
 }
 
-Result<Mark> write_changes(Database& db, const Session& s, const Journal& journal, const Mark& mark) {
+Result<Mark> write_changes(Database& db, const Session& s, const Journal& journal, const Mark& mark,
+                           bool rows_exact, const Dirty& dirty) {
     auto meta = read_meta(db);
     if (!meta) return meta.error();
     if ((*meta)["session"] != mark.session || (*meta)["journal_length"] != std::to_string(mark.entries) ||
@@ -304,13 +265,32 @@ Result<Mark> write_changes(Database& db, const Session& s, const Journal& journa
         const Entry e = journal.entries[i];  // a decoded copy (EntryLog)
         touched.insert(e.touched_jobs.begin(), e.touched_jobs.end());
     }
-    RQ_TRY(write_jobs(db, s, touched));
-    auto all = meta_of(s, journal, mark.session);
+    uint64_t start = std::strtoull((*meta)["rows_digest"].c_str(), nullptr, 16);
+    auto digest = write_job_rows(db, s, touched, start);
+    if (!digest) return digest.error();
+    bool was_exact = (*meta)["rows_exact"] == "1";
+    if (rows_exact && was_exact) {
+        digest = write_vertex_rows(db, s, dirty, *digest);
+        if (!digest) return digest.error();
+    } else if (was_exact) {
+        // From now on the journal alone is the state: the vertex rows go.
+        for (const char* table : {"vertex", "span", "vertex_job", "subtree", "multispan"})
+            RQ_TRY(db.exec(std::string("DELETE FROM ") + table));
+        std::set<int64_t> all;
+        for (auto& [id, job] : s.jobs) all.insert(id);
+        RQ_TRY(db.exec("DELETE FROM job"));
+        digest = write_job_rows(db, s, all, 0);
+        if (!digest) return digest.error();
+    }
+    auto now = meta_of(s, journal, mark.session);
     Mark next = extended(mark, journal);
-    RQ_TRY(write_meta(db, {{"journal_length", all["journal_length"]},
-                           {"blob_count", all["blob_count"]},
-                           {"next_jobid", all["next_jobid"]},
-                           {"match_time", all["match_time"]},
+    RQ_TRY(write_meta(db, {{"journal_length", now["journal_length"]},
+                           {"blob_count", now["blob_count"]},
+                           {"next_jobid", now["next_jobid"]},
+                           {"match_time", now["match_time"]},
+                           {"nodes_up", now["nodes_up"]},
+                           {"rows_exact", rows_exact && was_exact ? "1" : "0"},
+                           {"rows_digest", hex(*digest)},
                            {"blob_digest", hex(next.blob_digest)},
                            {"journal_digest", hex(next.journal_digest)}}));
     RQ_TRY(tx.commit());
@@ -323,7 +303,8 @@ Result<Snapshot> read_snapshot(Database& db) {
     auto& meta = *meta_read;
     for (const char* key : {"session", "journal_length", "blob_count", "load_format", "subsystems", "match_policy",
                             "traverser", "match_format", "prune_filters", "match_subsystems", "options_digest",
-                            "source_digest", "blob_digest", "journal_digest"})
+                            "source_digest", "blob_digest", "journal_digest", "rows_exact", "rows_digest",
+                            "next_jobid", "nodes_up", "match_time"})
         if (!meta.count(key)) return corrupt(db, std::string("meta has no ") + key);
     if (meta["options_digest"] != hex(options_digest(meta)))
         return corrupt(db, "the saved options do not match their checksum");
@@ -346,6 +327,11 @@ Result<Snapshot> read_snapshot(Database& db) {
     if (meta.count("reservation_depth"))
         o.reservation_depth = std::strtoll(meta["reservation_depth"].c_str(), nullptr, 10);
     if (meta.count("queues_file")) o.queues_file = meta["queues_file"];
+    snap.rows_exact = meta["rows_exact"] == "1";
+    snap.rows_digest = std::strtoull(meta["rows_digest"].c_str(), nullptr, 16);
+    snap.next_jobid = std::strtoll(meta["next_jobid"].c_str(), nullptr, 10);
+    snap.nodes_up = std::strtoll(meta["nodes_up"].c_str(), nullptr, 10);
+    snap.match_time = meta["match_time"];
     snap.mark.session = meta["session"];
     snap.mark.entries = std::strtoull(meta["journal_length"].c_str(), nullptr, 10);
     snap.mark.blobs = std::strtoull(meta["blob_count"].c_str(), nullptr, 10);

@@ -1,22 +1,22 @@
 // The state file: one SQLite database holding a session (schema below).
 //
-// Schema (version 2; PRAGMA application_id = 0x52515354 "RQST",
-// PRAGMA user_version = 2):
+// Schema (version 3; PRAGMA application_id = 0x52515354 "RQST",
+// PRAGMA user_version = 3):
 //
 //   meta(key TEXT PRIMARY KEY, value TEXT)
 //       schema, session (a random id fixed by the first whole save),
-//       journal_length, blob_count, next_jobid, the match statistics, and
-//       every option that shapes later output: load_format, load_file,
-//       load_allowlist, load_local_machine, match_subsystems, subsystems,
-//       match_policy, traverser, match_format, prune_filters, and the
-//       simulated queue's queue_policy, queue_depth, reservation_depth,
-//       queues_file (-Q); and four checksums (64-bit FNV-1a, hex):
-//       source_digest, options_digest (the option keys above),
-//       blob_digest and journal_digest (chained row by row, so that
-//       `save FILE changes` extends them). Resuming recomputes all four:
-//       damage that SQLite's own check cannot see (a changed byte inside
-//       a journal line, a blob, the source or an option) is refused
-//       instead of replaying something else.
+//       journal_length, blob_count, next_jobid, match_time (the match
+//       statistics), nodes_up, rows_exact (1: the rows below hold the
+//       whole state), and every option that shapes later output:
+//       load_format, load_file, load_allowlist, load_local_machine,
+//       pool_resources, match_subsystems, subsystems, match_policy,
+//       traverser, match_format, prune_filters, and the simulated queue's
+//       queue_policy, queue_depth, reservation_depth, queues_file (-Q); and
+//       five checksums (64-bit FNV-1a, hex): source_digest, options_digest
+//       (the option keys above), blob_digest and journal_digest (chained
+//       row by row, so that `save FILE changes` extends them), rows_digest
+//       (the sum of every row's digest column, see state/rows.h).
+//       Resuming recomputes all five.
 //   source(id INTEGER PRIMARY KEY CHECK (id = 0), content BLOB)
 //       the bytes of the resource description the session started from
 //       (GRUG, JGF, R or hwloc XML; empty for local hwloc detection).
@@ -27,27 +27,26 @@
 //   journal_input(seq INTEGER, ord INTEGER, path TEXT, blob INTEGER,
 //                 PRIMARY KEY (seq, ord))
 //       the files command `seq` read (blob -1: it could not read it).
-//   job(id INTEGER PRIMARY KEY, state TEXT, scheduled_at INTEGER,
-//       jobspec TEXT, overhead REAL)
-//       the job table as of the save (for inspection with sqlite3).
+//   job, vertex, subtree, vertex_job, span, multispan
+//       the rows (state/rows.h): the job table, and per vertex what the
+//       session changed since the source was loaded.
 //
-// The graph, its status and properties and every planner span are the
-// result of loading `source` and replaying `journal`; this is what makes
-// a resumed session exact (vertex and edge order, span ids, planner point
-// order, edge weights of earlier matches all come out the same).
+// Resuming restores the rows onto the loaded source when rows_exact is 1,
+// else replays the journal (state/session_state.cc).
 #pragma once
 
 #include <string>
 
 #include "cli/session.h"
 #include "state/journal.h"
+#include "state/rows.h"
 #include "state/sqlite_db.h"
 #include "utilities/result.h"
 
 namespace rq::state {
 
 inline constexpr int64_t kApplicationId = 0x52515354;  // "RQST"
-inline constexpr int64_t kSchemaVersion = 2;
+inline constexpr int64_t kSchemaVersion = 3;
 
 // Where a file stands relative to the journal: how many entries and blobs
 // it holds.
@@ -67,6 +66,13 @@ struct Snapshot {
     std::string source;
     Journal journal;
     Mark mark;
+    // The rows (state/rows.h): whether they hold the whole state, their
+    // checksum, and the session counters kept in meta.
+    bool rows_exact = false;
+    uint64_t rows_digest = 0;
+    int64_t next_jobid = 1;
+    int64_t nodes_up = 0;
+    std::string match_time;
 };
 
 // Opens `path` for reading a session: refuses a missing, foreign or corrupt
@@ -75,13 +81,16 @@ Status open_existing(Database& db, const std::string& path);
 // Whether the open database already holds a session (non-empty, ours).
 Result<bool> holds_session(Database& db);
 
-// Writes everything (one transaction) and returns the new mark.
+// Writes everything (one transaction) and returns the new mark; the
+// vertex rows only when `rows_exact` (they hold the whole state).
 Result<Mark> write_whole(Database& db, const Session& s, const std::string& source, const Journal& journal,
-                         const std::string& session_id);
-// Appends the entries and blobs after `mark` (one transaction). Refused if
-// the file's own mark is not `mark` (not saved whole by this session, or
-// changed since).
-Result<Mark> write_changes(Database& db, const Session& s, const Journal& journal, const Mark& mark);
+                         const std::string& session_id, bool rows_exact);
+// Appends the entries and blobs after `mark` and rewrites the rows of the
+// `dirty` vertices and the touched jobs (one transaction). Refused if the
+// file's own mark is not `mark` (not saved whole by this session, or
+// changed since). Once `rows_exact` is false the vertex rows are dropped.
+Result<Mark> write_changes(Database& db, const Session& s, const Journal& journal, const Mark& mark,
+                           bool rows_exact, const Dirty& dirty);
 
 Result<Snapshot> read_snapshot(Database& db);
 

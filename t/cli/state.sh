@@ -62,4 +62,34 @@ expect_contains "allocated counts" "INFO: core=16
 INFO: gpu=2" "$q"
 expect_contains "available later" "INFO: core=32" "$q"
 expect_contains "unknown job" "ERROR: nonexistent job 7" "$q"
+
+# Resuming from rows (schema 3): after multi-match, an update from R,
+# cancel and set-property the file holds the session as rows, a whole
+# save and an incremental one agree, and the resumed session goes on as
+# the uninterrupted one.
+printf 'match allocate %s\n' "$J/whole-node.yaml" | run -F jgf | head -n 1 >r.json
+first="match allocate $J/whole-node.yaml
+multi-match allocate $J/core.yaml $J/node-socket-core.yaml
+cancel 1
+update allocate jgf r.json 4 0 600
+set-property /tiny0/rack0/node0 color=red"
+rest="list
+get-property /tiny0/rack0/node0
+match allocate_orelse_reserve $J/whole-node.yaml
+match allocate $J/core.yaml
+cancel 4
+match allocate $J/whole-node.yaml
+find sched-now=allocated"
+whole=$(printf '%s\n%s\n' "$first" "$rest" | run | strip_times)
+printf '%s\nsave w.db\n' "$first" | run >/dev/null
+printf '%s\nsave c.db\n%s\nsave c.db changes\n' "$(printf '%s\n' "$first" | sed -n 1p)" \
+    "$(printf '%s\n' "$first" | sed 1d)" | run >/dev/null
+rows_exact() { python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"SELECT value FROM meta WHERE key='rows_exact'\").fetchone()[0])" "$1"; }
+expect_eq "whole save holds rows" 1 "$(rows_exact w.db)"
+expect_eq "incremental save holds rows" 1 "$(rows_exact c.db)"
+for f in w.db c.db; do
+    resumed=$(printf '%s\n' "$rest" | run -f db -L $f | strip_times)
+    expect_eq "$f: resumed from rows prints the uninterrupted run's tail" \
+        "$(printf '%s\n' "$whole" | tail -n "$(printf '%s\n' "$resumed" | wc -l)")" "$resumed"
+done
 finish

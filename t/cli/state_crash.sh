@@ -64,10 +64,22 @@ while done < len(commands):
     if not (acknowledged <= committed <= acknowledged + 1):
         sys.exit(f"kill {kills}: printed up to job {acknowledged}, committed {committed}")
     done = committed
+db = sqlite3.connect(state)
+rows = db.execute("SELECT value FROM meta WHERE key = 'rows_exact'").fetchone()
+db.close()
+if rows is None or rows[0] != "1":
+    sys.exit("the state file does not hold the session as rows (matches only: it must)")
 final = mask(run(["list"], ["--state", state]))
 listed = "".join(l + "\n" for l in expected.splitlines() if l.startswith("INFO: ") and ", " in l)
 if final != listed:
     sys.exit("final job list differs from the uninterrupted run")
+# The session resumed from the rows goes on as the uninterrupted one: the
+# next match picks the same resources (printed tree and job id).
+probe = [f"match allocate_orelse_reserve {s}" for s in specs]
+tail = mask(run(commands + probe, []))
+resumed = mask(run(probe, ["--state", state]))
+if not tail.endswith(resumed) or "JOBID=" not in resumed:
+    sys.exit("matches after the resume differ from the uninterrupted run")
 if kills < 3:
     sys.exit(f"only {kills} kills")
 print(f"{kills} kills, {len(commands)} commands")
