@@ -177,14 +177,18 @@ bool run_journaled(Session& s, const Args& args, const std::function<bool()>& ru
     if (st.live.is_open()) capture = std::make_unique<Capture>(s);
     int64_t before = s.next_jobid;
     const bool row_command = is_row_command(args[0]);
+    // Only a file that will get `save FILE changes` (or the --state file)
+    // needs to know what changed; without one, tracking would cost a walk
+    // per command for nothing.
+    const bool tracking = row_command && (st.live.is_open() || !st.dirty.empty());
     Dirty touched;
-    if (row_command && s.is_live(job_argument(args))) add_job_vertices(s, job_argument(args), touched);
+    if (tracking && s.is_live(job_argument(args))) add_job_vertices(s, job_argument(args), touched);
     st.recording = &entry;
     bool quit = run();
     st.recording = nullptr;
     entry.touched_jobs = touched_jobs(args, before, s.next_jobid);
     if (row_command) {
-        dirty_after(s, args, entry.touched_jobs, touched);
+        if (tracking) dirty_after(s, args, entry.touched_jobs, touched);
         for (auto& [key, d] : st.dirty) d.merge(touched);
         st.live_dirty.merge(touched);
     } else {
