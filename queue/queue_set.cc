@@ -137,12 +137,7 @@ void Simulator::multi_pass() {
     pass_due_ = false;
     ++passes_;
     traverser_.set_now(now_);
-    std::vector<int64_t> previously = std::move(reserved_);
-    reserved_.clear();
-    for (int64_t id : previously) {
-        (void)traverser_.cancel(id);
-        jobs_[id].state = QueueJobState::kPending;
-    }
+    std::vector<int64_t> previously = cancel_reservations();
     failed_.clear();
     for (size_t qi = 0; qi < jqm_.queues.size() && qi < queue_policies_.size(); ++qi) {
         const std::string& name = jqm_.queues[qi].name;
@@ -156,24 +151,10 @@ void Simulator::multi_pass() {
             }
             if (policy.queue_depth != 0 && considered >= policy.queue_depth) break;
             ++considered;
-            Outcome outcome = try_job(job, reservations, policy);
-            if (outcome == Outcome::kStarted) {
-                it = pending_.erase(it);
-            } else if (outcome == Outcome::kRejected) {
-                int64_t id = it->id;
-                it = pending_.erase(it);
-                jobs_.erase(id);
-            } else if (outcome == Outcome::kBlocked && policy.stop_at_first_blocked) {
-                break;
-            } else {
-                ++it;
-            }
+            if (!step_past(try_job(job, reservations, policy), it, policy)) break;
         }
     }
-    for (int64_t id : previously) {
-        auto it = jobs_.find(id);
-        if (it != jobs_.end() && it->second.state == QueueJobState::kPending) it->second.reserved_at = -1;
-    }
+    forget_unreserved(previously);
     kept_.clear();
     reusable_ = false;
     traverser_.clear_message();

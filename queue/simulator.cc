@@ -207,15 +207,7 @@ void Simulator::pass() {
     // Reservations are recomputed from scratch (issue 15): cancel them all
     // (unless they are kept, see reuse_now()).
     std::vector<int64_t> previously;
-    if (!reuse) {
-        previously = std::move(reserved_);
-        reserved_.clear();
-        for (int64_t id : previously) {
-            QueueJob& job = jobs_[id];
-            release(job);
-            job.state = QueueJobState::kPending;
-        }
-    }
+    if (!reuse) previously = cancel_reservations();
     failed_.clear();
     std::vector<Kept> kept;
     bool blocked_seen = false, changed_after = false;
@@ -243,22 +235,9 @@ void Simulator::pass() {
             blocked_seen = true;
             kept.push_back({job.id, outcome == Outcome::kReserved});
         }
-        if (outcome == Outcome::kStarted) {
-            it = pending_.erase(it);
-        } else if (outcome == Outcome::kRejected) {
-            int64_t id = it->id;
-            it = pending_.erase(it);
-            jobs_.erase(id);
-        } else if (outcome == Outcome::kBlocked && policy_.stop_at_first_blocked) {
-            break;
-        } else {
-            ++it;
-        }
+        if (!step_past(outcome, it, policy_)) break;
     }
-    for (int64_t id : previously) {
-        auto it = jobs_.find(id);
-        if (it != jobs_.end() && it->second.state == QueueJobState::kPending) it->second.reserved_at = -1;
-    }
+    forget_unreserved(previously);
     kept_ = std::move(kept);
     reusable_ = owns_traverser_ && !changed_after;
     traverser_.clear_message();
@@ -331,6 +310,39 @@ bool Simulator::surely_busy(const QueueJob& job) {
         any = true;
     }
     return any && !root->plan.fits(now_, job.estimate, request_);
+}
+
+std::vector<int64_t> Simulator::cancel_reservations() {
+    std::vector<int64_t> previously = std::move(reserved_);
+    reserved_.clear();
+    for (int64_t id : previously) {
+        QueueJob& job = jobs_[id];
+        release(job);
+        job.state = QueueJobState::kPending;
+    }
+    return previously;
+}
+
+bool Simulator::step_past(Outcome outcome, std::set<Key>::iterator& it, const QueuePolicy& policy) {
+    if (outcome == Outcome::kStarted) {
+        it = pending_.erase(it);
+    } else if (outcome == Outcome::kRejected) {
+        int64_t id = it->id;
+        it = pending_.erase(it);
+        jobs_.erase(id);
+    } else if (outcome == Outcome::kBlocked && policy.stop_at_first_blocked) {
+        return false;
+    } else {
+        ++it;
+    }
+    return true;
+}
+
+void Simulator::forget_unreserved(const std::vector<int64_t>& previously) {
+    for (int64_t id : previously) {
+        auto it = jobs_.find(id);
+        if (it != jobs_.end() && it->second.state == QueueJobState::kPending) it->second.reserved_at = -1;
+    }
 }
 
 void Simulator::release(QueueJob& job) {

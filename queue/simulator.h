@@ -131,6 +131,13 @@ private:
     // One pending job's turn in the pass.
     Outcome try_job(QueueJob& job, int64_t& reservations, const QueuePolicy& policy);
     void start(QueueJob& job);
+    // Pass steps both passes share (simulator.cc): cancel the previous
+    // pass's reservations (the jobs pend again, their ids returned); move
+    // past a job's outcome in the pending set (false: the pass stops here);
+    // forget the planned start of jobs of `previously` left unreserved.
+    std::vector<int64_t> cancel_reservations();
+    bool step_past(Outcome outcome, std::set<Key>::iterator& it, const QueuePolicy& policy);
+    void forget_unreserved(const std::vector<int64_t>& previously);
     // Several queues (queue/queue_set.cc): one pass, the queues in
     // declaration order, each with its own policy over its own jobs.
     void multi_pass();
