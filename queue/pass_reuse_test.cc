@@ -12,6 +12,7 @@
 #include <random>
 
 #include "queue/queue_test_util.h"
+#include "utilities/sanitized.h"
 
 namespace rq::queue {
 namespace {
@@ -48,7 +49,8 @@ TEST(QueuePassReuse, EventsAreIdenticalToTheExhaustiveRecomputation) {
     std::mt19937_64 rng(77);
     uint64_t reused = 0;
     int compared = 0;
-    for (int w = 0; w < 90; ++w) {
+    const int workloads = 90 / rq::kSanitizedWorkloadDivisor;
+    for (int w = 0; w < workloads; ++w) {
         const Machine& m = machines[w % 3];
         int cores = m.nodes * m.cores;
         auto jobs = workload(rng, cores);
@@ -70,7 +72,7 @@ TEST(QueuePassReuse, EventsAreIdenticalToTheExhaustiveRecomputation) {
                 ++compared;
             }
     }
-    EXPECT_EQ(compared, 90 * 12);
+    EXPECT_EQ(compared, workloads * 12);
     // The reuse really happens (else this test would compare nothing).
     EXPECT_GT(reused, 500u);
 }

@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <random>
@@ -29,6 +30,7 @@
 #include "cli/repl.h"
 #include "state/sqlite_db.h"
 #include "traversers/dynamic_world.h"
+#include "utilities/sanitized.h"
 
 namespace rq::state {
 namespace {
@@ -227,10 +229,11 @@ protected:
 
 TEST_P(StateRandom, ResumedSessionsPrintWhatTheUninterruptedOnePrints) {
     const Config& config = GetParam();
+    const int operations = std::min(config.operations, rq::kSanitizedMaxTestOperations);
     rng_.seed(config.seed);
     auto whole = fresh();
     std::vector<std::string> commands, outputs;
-    for (int op = 0; op < config.operations; ++op) {
+    for (int op = 0; op < operations; ++op) {
         commands.push_back(next_command(*whole, op));
         int64_t before = whole->next_jobid;
         outputs.push_back(run(*whole, commands.back()));
@@ -242,7 +245,7 @@ TEST_P(StateRandom, ResumedSessionsPrintWhatTheUninterruptedOnePrints) {
     auto session = fresh();
     bool saved_whole = false;
     int saves = 0, resumes = 0, row_resumes = 0;
-    for (int op = 0; op < config.operations; ++op) {
+    for (int op = 0; op < operations; ++op) {
         std::string out = run(*session, commands[static_cast<size_t>(op)]);
         ASSERT_EQ(mask_times(outputs[static_cast<size_t>(op)]), mask_times(out))
             << "seed " << config.seed << " op " << op << ": " << commands[static_cast<size_t>(op)];

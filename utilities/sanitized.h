@@ -9,10 +9,17 @@
 
 namespace rq {
 
+// Long randomized streams (the 10,000-operation state stream, the pass
+// reuse workloads) run a shorter prefix of the same stream there; the
+// Release run keeps their full length.
 #ifdef RQ_SANITIZED
 inline constexpr size_t kSanitizedMaxTestVertices = 100000;
+inline constexpr int kSanitizedMaxTestOperations = 3000;
+inline constexpr int kSanitizedWorkloadDivisor = 3;
 #else
 inline constexpr size_t kSanitizedMaxTestVertices = SIZE_MAX;
+inline constexpr int kSanitizedMaxTestOperations = INT32_MAX;
+inline constexpr int kSanitizedWorkloadDivisor = 1;
 #endif
 
 }  // namespace rq
