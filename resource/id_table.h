@@ -14,6 +14,22 @@
 
 namespace rq {
 
+namespace id_table_detail {
+inline constexpr size_t kNone = SIZE_MAX;
+// Dead entries hold ~id: negative, and ~ keeps the order.
+inline int64_t key(int64_t stored) { return stored >= 0 ? stored : ~stored; }
+// The index of the live entry with `id` in [first, last), which is
+// ascending by key(id_of(entry)); kNone if there is none.
+template <class It, class IdOf>
+size_t find_live(It first, It last, int64_t id, IdOf id_of) {
+    if (id < 0) return kNone;
+    auto it = std::lower_bound(first, last, id, [&](const auto& e, int64_t k) { return key(id_of(e)) < k; });
+    if (it == last || id_of(*it) != id) return kNone;
+    return static_cast<size_t>(it - first);
+}
+inline int64_t stored_id(int64_t stored) { return stored; }
+}  // namespace id_table_detail
+
 template <class T>
 class IdTable {
 public:
@@ -66,15 +82,10 @@ public:
     }
 
 private:
-    static constexpr size_t kNone = SIZE_MAX;
-    static int64_t key(int64_t stored) { return stored >= 0 ? stored : ~stored; }
+    static constexpr size_t kNone = id_table_detail::kNone;
 
     size_t slot(int64_t id) const {
-        if (id < 0) return kNone;
-        auto it = std::lower_bound(ids_.begin(), ids_.end(), id,
-                                   [](int64_t stored, int64_t k) { return key(stored) < k; });
-        if (it == ids_.end() || *it != id) return kNone;
-        return static_cast<size_t>(it - ids_.begin());
+        return id_table_detail::find_live(ids_.begin(), ids_.end(), id, id_table_detail::stored_id);
     }
     void compact() {
         size_t out = 0;
@@ -138,15 +149,10 @@ public:
     }
 
 private:
-    static constexpr size_t kNone = SIZE_MAX;
-    static int64_t key(int64_t stored) { return stored >= 0 ? stored : ~stored; }
+    static constexpr size_t kNone = id_table_detail::kNone;
 
     size_t slot(int64_t id) const {
-        if (id < 0) return kNone;
-        auto it = std::lower_bound(values_.begin(), values_.end(), id,
-                                   [](const T& v, int64_t k) { return key(v.id) < k; });
-        if (it == values_.end() || it->id != id) return kNone;
-        return static_cast<size_t>(it - values_.begin());
+        return id_table_detail::find_live(values_.begin(), values_.end(), id, [](const T& v) { return v.id; });
     }
     void compact() {
         values_.erase(std::remove_if(values_.begin(), values_.end(), [](const T& v) { return v.id < 0; }),
@@ -208,8 +214,7 @@ public:
     }
 
 private:
-    static constexpr size_t kNone = SIZE_MAX;
-    static int64_t key(int64_t stored) { return stored >= 0 ? stored : ~stored; }
+    static constexpr size_t kNone = id_table_detail::kNone;
 
     int64_t* row(size_t i) {
         static int64_t empty_row;  // what a width-0 row points to
@@ -217,11 +222,7 @@ private:
         return width_ == 0 ? &empty_row : values_.data() + i * width_;
     }
     size_t slot(int64_t id) const {
-        if (id < 0) return kNone;
-        auto it = std::lower_bound(ids_.begin(), ids_.end(), id,
-                                   [](int64_t stored, int64_t k) { return key(stored) < k; });
-        if (it == ids_.end() || *it != id) return kNone;
-        return static_cast<size_t>(it - ids_.begin());
+        return id_table_detail::find_live(ids_.begin(), ids_.end(), id, id_table_detail::stored_id);
     }
     void compact() {
         size_t out = 0;
