@@ -30,7 +30,8 @@ Errc DfuTraverser::select(std::vector<JobResource>& resources, int64_t at) {
         bool exact = false;
         Errc code = select_once(resources, at, &exact);
         walk_.index = nullptr;
-        if (code == Errc::kOk && exact && message_.size() == mark) return ++ordered_selections_, code;
+        if (code == Errc::kOk && exact && !walk_.inexact && message_.size() == mark)
+            return ++ordered_selections_, code;
         message_.resize(mark);
     }
     return select_once(resources, at, nullptr);
@@ -84,7 +85,7 @@ bool DfuTraverser::dom_dfv(VertexId u, const std::vector<JobResource>& resources
     if (c.kind == Kind::kSlot && flexible_) {
         dom_or_slot(u, *c.next, c.nslots, scores);
     } else if (c.kind == Kind::kSlot) {
-        dom_slot(u, *c.next, c.nslots, scores, c.below);
+        dom_slot(u, *c.next, c.nslots, scores, c.below, c.owned);
     } else {
         for (size_t slot = 0; slot < subsystems_.size(); ++slot) {
             if (slot == 0)
@@ -183,6 +184,7 @@ DfuTraverser::Classified DfuTraverser::classify(VertexId u, const std::vector<Jo
             c.nslots = nslots;
             c.pristine = false;
             c.below = !shape_here || may_hold_members(u, slot->with);
+            c.owned = match != nullptr;
             return c;
         }
         // A slot at the top of the request whose members sit deeper is
@@ -380,12 +382,12 @@ bool DfuTraverser::explore_aux(VertexId u, SubsystemId s, size_t slot, const std
 }
 
 void DfuTraverser::dom_slot(VertexId u, const std::vector<JobResource>& shape, uint32_t nslots, ScoreSet& scores,
-                            bool below) {
+                            bool below, bool owned) {
     SubsystemId dom = dominant();
     ScoreSet slot_scores;
     if (below)
         explore_below(u, shape, slot_scores, nslots);
-    else
+    else if (!owned || !ordered_slot(u, shape, nslots, slot_scores))
         explore_down(u, dom, shape, false, true, slot_scores, nslots);
     PolicyContext ctx{graph_, dom};
     policy_.finish_slot(ctx, slot_scores);
