@@ -60,7 +60,6 @@ Status DfuTraverser::reinstall_pruning() {
     id_index_.reset();
     not_fresh_.clear();
     child_types_.clear();
-    slot_orders_.clear();
     tracked_below_.clear();
     tracked_below_ready_.clear();
     return ok_status();

@@ -32,6 +32,9 @@ Errc DfuTraverser::select(std::vector<JobResource>& resources, int64_t at) {
         walk_.index = nullptr;
         if (code == Errc::kOk && exact && !walk_.inexact && message_.size() == mark)
             return ++ordered_selections_, code;
+        // A failure is the exhaustive walk's when the ordered walk saw
+        // every candidate (failure_is_exact(), dfu_select_fast.cc).
+        if (code != Errc::kOk && failure_is_exact() && message_.size() == mark) return code;
         message_.resize(mark);
     }
     return select_once(resources, at, nullptr);
@@ -263,6 +266,7 @@ bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<Job
         return true;
     };
 
+    if (pristine && level_refused(u, list)) return false;
     if (!policy_.stop_on_first && walk_.index != nullptr && pristine) {
         // Best candidates first; stop once the rest cannot change the choice.
         const IdOrderIndex& index = *walk_.index;
@@ -275,7 +279,10 @@ bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<Job
         for (size_t i = skip ? index.next_open(u, 0) : 0; i < children->size();
              i = skip ? index.next_open(u, i + 1) : i + 1) {
             const IdOrderIndex::Child& child = (*children)[i];
-            if (beyond_threshold(child.bound)) break;
+            if (beyond_threshold(child.bound)) {
+                walk_.cut = true;
+                break;
+            }
             VertexId v = graph_.target(child.edge);
             if (graph_.subsystem(child.edge) != s || colour(0, v) != kWhite || cannot_hold(v, list)) continue;
             if (surely_rejected(v, list)) {

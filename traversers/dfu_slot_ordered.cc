@@ -23,24 +23,26 @@
 
 namespace rq {
 
-const std::vector<EdgeId>* DfuTraverser::slot_member_order(VertexId u, TypeId type) {
-    uint64_t key = (uint64_t(u) << 16) | type;
-    auto [it, fresh] = slot_orders_.try_emplace(key);
-    SlotOrder& order = it->second;
-    if (fresh) {
-        order.usable = true;
-        for (EdgeId e : graph_.out(u)) {
-            VertexId v = graph_.target(e);
-            if (graph_.subsystem(e) != dominant() || graph_.type(v) != type) continue;
-            if (graph_.size(v) != 1) order.usable = false;  // a candidate may count more than 1
-            order.edges.push_back(e);
-        }
-        const IdOrderIndex& index = *walk_.index;
-        std::stable_sort(order.edges.begin(), order.edges.end(), [&](EdgeId a, EdgeId b) {
-            return index.worse(graph_.id(graph_.target(b)), graph_.id(graph_.target(a)));
-        });
+bool DfuTraverser::slot_member_order(VertexId u, TypeId type, SlotMembers& out) {
+    // Ids ascend along the out-edges on graphs the readers build (then no
+    // sort); otherwise sorted by id, ties in out-edge order.
+    bool ascending = true;
+    for (EdgeId e : graph_.out(u)) {
+        VertexId v = graph_.target(e);
+        if (graph_.subsystem(e) != dominant() || graph_.type(v) != type) continue;
+        if (graph_.size(v) != 1) return false;  // a candidate may count more than 1
+        if (!out.empty() && graph_.id(graph_.target(out.back())) >= graph_.id(v)) ascending = false;
+        out.push_back(e);
     }
-    return order.usable ? &order.edges : nullptr;
+    const IdOrderIndex& index = *walk_.index;
+    if (ascending) {
+        if (index.order().high) std::reverse(out.begin(), out.end());
+        return true;
+    }
+    std::stable_sort(out.begin(), out.end(), [&](EdgeId a, EdgeId b) {
+        return index.worse(graph_.id(graph_.target(b)), graph_.id(graph_.target(a)));
+    });
+    return true;
 }
 
 bool DfuTraverser::ordered_slot(VertexId u, const std::vector<JobResource>& shape, uint32_t nslots,
@@ -50,12 +52,12 @@ bool DfuTraverser::ordered_slot(VertexId u, const std::vector<JobResource>& shap
     if (member.type == types::kSlot || member.count.min != member.count.max || member.count.min == 0 ||
         member.exclusive == Tristate::kFalse)
         return false;
-    const std::vector<EdgeId>* order = slot_member_order(u, member.type);
-    if (order == nullptr) return false;
+    SlotMembers order;
+    if (!slot_member_order(u, member.type, order)) return false;
     const IdOrderIndex& index = *walk_.index;
     const int64_t wanted = saturating_mul(nslots, member.count.min);
     int64_t got = 0, last_id = 0;
-    for (EdgeId e : *order) {
+    for (EdgeId e : order) {
         VertexId v = graph_.target(e);
         int64_t id = graph_.id(v);
         if (got >= wanted && index.worse(id, last_id)) break;  // nothing behind can be taken
