@@ -266,7 +266,8 @@ bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<Job
         return true;
     };
 
-    if (pristine && level_refused(u, list)) return false;
+    // Below the root, cannot_hold() already turned such a vertex away.
+    if (pristine && u == graph_.root(s) && level_refused(u, list)) return false;
     if (!policy_.stop_on_first && walk_.index != nullptr && pristine) {
         // Best candidates first; stop once the rest cannot change the choice.
         const IdOrderIndex& index = *walk_.index;

@@ -107,9 +107,10 @@ bool DfuTraverser::cannot_hold(VertexId v, const std::vector<JobResource>& list)
     return true;
 }
 
-// A failed match at a prefix-omitted level (every node taken: the rest of
-// the *nodex rows at 256 and 1,024 nodes) is refused from u's subtree
-// plan, instead of a visit per child: with one requested resource r, if
+// A failed match (every node taken: the rest of the *nodex rows at 256
+// and 1,024 nodes) is refused from the root's subtree plan, instead of a
+// visit per child (below the root, cannot_hold() makes the same test
+// before a vertex is entered): with one requested resource r, if
 // u's plan cannot fit what r's own vertices track of r.aggregate, no child
 // can. A child of r's type has a plan of those types (pruning.cc installs
 // one per vertex of a tracking type), holding at most what u's holds, so
