@@ -4,9 +4,9 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <boost/algorithm/string/case_conv.hpp>
 #include <cctype>
 #include <cstdlib>
-#include <map>
 
 namespace rq {
 
@@ -24,11 +24,6 @@ bool exists(const std::string& path) {
 
 bool only_spaces(const std::string& s) {
     return std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isspace(c); });
-}
-
-std::string lower(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
 }
 
 const std::vector<std::string> kLoadFormats = {"grug",    "hwloc",  "jgf", "jgf_shorthand", "graphml",
@@ -88,32 +83,6 @@ Status parse_queue_option(int ch, const std::string& arg, Options& o) {
 }
 
 }  // namespace
-
-Result<std::vector<std::string>> resolve_subsystems(const std::string& selector) {
-    static const std::map<std::string, std::vector<std::string>> table = {
-        {"CA", {"containment"}},
-        {"IBA", {"ibnet"}},
-        {"IBBA", {"ibnetbw"}},
-        {"PA", {"power"}},
-        {"PFS1BA", {"pfs1bw"}},
-        {"VA", {"virtual1"}},
-        {"C+IBA", {"containment", "ibnet"}},
-        {"C+IBBA", {"containment", "ibnetbw"}},
-        {"C+PA", {"containment", "power"}},
-        {"C+PFS1BA", {"containment", "pfs1bw"}},
-        {"IB+IBBA", {"ibnet", "ibnetbw"}},
-        {"C+P+IBA", {"containment", "power", "ibnet"}},
-        {"V+PFS1BA", {"virtual1", "pfs1bw"}},
-        {"ALL", {"containment", "ibnet", "ibnetbw", "pfs1bw", "power"}},
-    };
-    for (auto& [key, subsystems] : table)
-        if (selector == key || selector == lower(key)) return subsystems;
-    std::string valid;
-    for (auto& [key, subsystems] : table) valid += (valid.empty() ? "" : ", ") + key;
-    // The reference's line, then the valid values on a line of their own.
-    return make_error(Errc::kInvalid,
-                      "[ERROR] unknown selector for --match-subsystems: " + selector + "\n  valid: " + valid);
-}
 
 Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& warnings) {
     constexpr int kResourceOption = 1100;
@@ -194,7 +163,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
             o.match_format = arg;
             break;
         case 'g': {
-            std::string g = lower(arg);
+            std::string g = boost::algorithm::to_lower_copy(arg);
             if (g != "dot" && g != "graphml" && g != "jgf")
                 return make_error(Errc::kInvalid, "[ERROR] unknown format for --graph-format: " + arg);
             o.graph_format = g;
