@@ -11,6 +11,7 @@
 
 #include "cli/command_table.h"
 #include "state/digest.h"
+#include "state/queue_rows.h"
 #include "state/row_types.h"
 
 namespace rq::state {
@@ -276,6 +277,7 @@ Result<uint64_t> old_digest(Statement& select, int64_t key) {
 }  // namespace
 
 bool is_row_command(const std::string& word) {
+    if (is_queue_row_command(word)) return true;  // state/queue_rows.h
     const Command* c = find_command(word);
     if (c == nullptr) return false;
     for (const char* name : {"match", "multi-match", "update", "cancel", "partial-cancel", "set-status", "set-property"})

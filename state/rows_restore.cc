@@ -36,7 +36,10 @@ Result<std::map<int64_t, Saved>> read_vertex_rows(Database& db, uint64_t& sum) {
     auto vs = db.prepare("SELECT v, up, properties, weights, record, own_next, x_next, labels, digest FROM vertex");
     auto subs = db.prepare("SELECT v, slot, next_id, planner_next, digest FROM subtree");
     auto jobs = db.prepare("SELECT v, job, kind, span, digest FROM vertex_job");
-    auto spans = db.prepare("SELECT v, job, planner, id, start, end, amount, digest FROM span");
+    // By id within each planner: a planner's span table takes ids in
+    // increasing order (a queue job re-reserved in a later pass holds a
+    // newer span than a job with a larger id).
+    auto spans = db.prepare("SELECT v, job, planner, id, start, end, amount, digest FROM span ORDER BY v, planner, id");
     auto multis = db.prepare("SELECT v, job, slot, id, per_type, digest FROM multispan ORDER BY v, slot, id");
     for (auto* st : {&vs, &subs, &jobs, &spans, &multis})
         if (!*st) return st->error();

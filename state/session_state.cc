@@ -13,6 +13,7 @@
 #include "cli/command_table.h"
 #include "cli/repl.h"
 #include "state/journal.h"
+#include "state/queue_rows.h"
 #include "state/rows.h"
 #include "state/store_file.h"
 
@@ -39,6 +40,10 @@ struct SessionState {
     bool resumed_from_rows = false;
     std::map<std::string, Dirty> dirty;
     Dirty live_dirty;
+    // While a tracked command runs: where the simulated queue's holds and
+    // releases go (state/queue_rows.h), and whether it reports them.
+    Dirty* queue_dirty = nullptr;
+    bool watching_queue = false;
     // recording / replaying the command being run
     Entry* recording = nullptr;
     const Entry* replay = nullptr;
@@ -166,6 +171,29 @@ void dirty_after(const Session& s, const Args& args, const std::vector<int64_t>&
     if (c != nullptr && args.size() >= 2 &&
         (std::strcmp(c->name, "set-status") == 0 || std::strcmp(c->name, "set-property") == 0))
         for (VertexId v : s.graph->at_path(args[1])) out.vertices.insert(v);
+    // A failed update may have taken span ids on vertices it then gave
+    // back (the planners' next ids moved); which ones is not known here.
+    if (c != nullptr && std::strcmp(c->name, "update") == 0 &&
+        !(args.size() > 4 && s.is_live(std::strtoll(args[4].c_str(), nullptr, 10))))
+        out.all = true;
+}
+
+// Once the simulated queue exists: the vertices of every job it starts,
+// reserves or releases become dirty (their rows change).
+void watch_queue(Session& s) {
+    SessionState& st = state_of(s);
+    if (!s.queue || st.watching_queue) return;
+    st.watching_queue = true;
+    SessionState* raw = &st;
+    Session* session = &s;
+    watch_queue_holds(s, [raw, session](const queue::QueueJob& job) {
+        if (raw->queue_dirty == nullptr) return;
+        if (job.held.empty()) add_job_vertices(*session, job.id, *raw->queue_dirty);  // a pool request's
+        for (VertexId v : job.held) {
+            raw->queue_dirty->vertices.insert(v);
+            raw->queue_dirty->jobs.insert({v, job.id});
+        }
+    });
 }
 
 bool run_journaled(Session& s, const Args& args, const std::function<bool()>& run) {
@@ -184,13 +212,18 @@ bool run_journaled(Session& s, const Args& args, const std::function<bool()>& ru
     Dirty touched;
     if (tracking && s.is_live(job_argument(args))) add_job_vertices(s, job_argument(args), touched);
     st.recording = &entry;
+    watch_queue(s);
+    if (tracking) st.queue_dirty = &touched;
     bool quit = run();
+    st.queue_dirty = nullptr;
+    watch_queue(s);
     st.recording = nullptr;
     entry.touched_jobs = touched_jobs(args, before, s.next_jobid);
     if (row_command) {
         if (tracking) dirty_after(s, args, entry.touched_jobs, touched);
         for (auto& [key, d] : st.dirty) d.merge(touched);
         st.live_dirty.merge(touched);
+        if (!queue_rows_hold(s)) st.rows_exact = false;  // a JQM queue: the journal holds it
     } else {
         st.rows_exact = false;
     }
@@ -279,6 +312,8 @@ Status resume(Session& s, const Options& given, const std::string& path, Databas
     Status restored = restore_rows(db, s, snap->rows_digest);
     if (!restored) return restored.error();
     s.next_jobid = snap->next_jobid;
+    RQ_TRY(restore_queue_rows(db, s));
+    watch_queue(s);
     s.graph->nodes_up = snap->nodes_up;
     st.resumed_from_rows = true;
     restore_timing(s, snap->match_time);

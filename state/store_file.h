@@ -39,6 +39,7 @@
 
 #include "cli/session.h"
 #include "state/journal.h"
+#include "state/queue_rows.h"
 #include "state/rows.h"
 #include "state/sqlite_db.h"
 #include "utilities/result.h"
@@ -46,7 +47,7 @@
 namespace rq::state {
 
 inline constexpr int64_t kApplicationId = 0x52515354;  // "RQST"
-inline constexpr int64_t kSchemaVersion = 3;
+inline constexpr int64_t kSchemaVersion = 4;
 
 // Where a file stands relative to the journal: how many entries and blobs
 // it holds.
@@ -58,6 +59,8 @@ struct Mark {
     // Digest in store_file.cc): an incremental save extends them.
     uint64_t blob_digest = 0;
     uint64_t journal_digest = 0;
+    // The queue rows the file holds (state/queue_rows.h); null: not read yet.
+    std::shared_ptr<QueueKnown> queue = nullptr;
 };
 
 // What a state file holds, read back.
