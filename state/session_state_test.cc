@@ -456,6 +456,53 @@ TEST_F(StateRandomBase, EditedRowsAreRefusedByTheirChecksums) {
     }
 }
 
+// The queue's rows (state/queue_rows.h) edited behind the session's back,
+// valid SQLite each: one error naming the file and the row, never a crash.
+TEST_F(StateRandomBase, EditedQueueRowsAreRefusedNamingTheRow) {
+    const std::string file = (dir_ / "saved.db").string();
+    {
+        auto s = fresh();
+        run(*s, "queue-add batch --policy easy");
+        for (int i = 0; i < 8; ++i) run(*s, "submit --priority " + std::to_string(1 + i) + " " + spec(i % 6).string());
+        run(*s, "submit --duration 300 request cpus=2");
+        run(*s, "advance 200");
+        ASSERT_TRUE(save(*s, file, false).ok());
+        Database db;
+        ASSERT_TRUE(db.open(file, false).ok());
+        auto exact = db.prepare("SELECT value FROM meta WHERE key = 'rows_exact'");
+        Status status;
+        ASSERT_TRUE(exact->step(status));
+        EXPECT_EQ("1", exact->text(0));
+    }
+    const std::pair<const char*, const char*> edits[] = {
+        {"UPDATE queue_job SET priority = 11 WHERE id = 3", "queue_job row 3"},
+        {"UPDATE queue_source SET text = 'x' WHERE id = 2", "queue_source row 2"},
+        {"UPDATE queue_state SET now = now + 1", "queue_state"},
+        {"DELETE FROM queue_job WHERE id = 4", "checksum"},
+        {"DELETE FROM queue_source WHERE id = 5", "queue_job row 5"},
+        {"UPDATE meta SET value = '0' WHERE key = 'queue_digest'", "checksum"},
+    };
+    for (auto [edit, named] : edits) {
+        const std::string copy = (dir_ / "edited.db").string();
+        fs::copy_file(file, copy, fs::copy_options::overwrite_existing);
+        {
+            Database db;
+            ASSERT_TRUE(db.open(copy, false).ok());
+            ASSERT_TRUE(db.exec(edit).ok()) << edit;
+            ASSERT_GT(sqlite3_changes(db.handle()), 0) << edit;
+        }
+        Session s;
+        Options o;
+        o.load_format = "db";
+        o.load_file = copy;
+        Status resumed = start_session(s, o, "");
+        ASSERT_FALSE(resumed.ok()) << edit;
+        EXPECT_NE(resumed.message().find("edited.db"), std::string::npos) << resumed.message();
+        EXPECT_NE(resumed.message().find(named), std::string::npos) << edit << ": " << resumed.message();
+        EXPECT_EQ(resumed.message().find('\n'), resumed.message().size() - 1) << "one line: " << resumed.message();
+    }
+}
+
 class DamagedRows : public StateRandomBase {
 protected:
     bool rows_only() const override { return GetParam(); }
