@@ -266,7 +266,7 @@ std::string describe_queue(const Session& s) {
 
 // Every table of rows, with its column count.
 const std::pair<const char*, int> kRowTables[] = {{"vertex", 9},    {"subtree", 5},   {"vertex_job", 5},
-                                                  {"span", 8},      {"multispan", 6}, {"job", 6},
+                                                  {"span", 8},      {"multispan", 6}, {"job", 9},
                                                   {"queue_job", 19}, {"queue_state", 9}, {"queue_source", 3}};
 
 std::set<std::string> table_rows(const std::string& path, const char* table, int columns) {
@@ -501,6 +501,43 @@ TEST_F(StateRandomBase, EditedQueueRowsAreRefusedNamingTheRow) {
         EXPECT_NE(resumed.message().find(named), std::string::npos) << edit << ": " << resumed.message();
         EXPECT_EQ(resumed.message().find('\n'), resumed.message().size() - 1) << "one line: " << resumed.message();
     }
+}
+
+// The job table's R (state/job_r.h) is what `allocated JOBID` prints with
+// -F rv1 (found there by find's walk of the whole graph, here by the tag
+// walk), and each live job's window is its span's.
+TEST_F(StateRandomBase, JobRowsHoldWhatAllocatedPrints) {
+    const std::string file = (dir_ / "saved.db").string();
+    Options o = options();
+    o.match_format = "rv1";
+    Session s;
+    ASSERT_TRUE(init_session(s, o, machine_).ok());
+    attach_journal(s, machine_);
+    for (int i = 0; i < 12; ++i) run(s, "match allocate_orelse_reserve " + spec(i % 6).string());
+    run(s, "cancel 3");
+    run(s, "request allocate_orelse_reserve cpus=3");
+    ASSERT_TRUE(save(s, file, false).ok());
+    Database db;
+    ASSERT_TRUE(db.open(file, false).ok());
+    auto rows = db.prepare("SELECT id, state, scheduled_at, r, start, end FROM job ORDER BY id");
+    Status status;
+    int live = 0;
+    while (rows->step(status)) {
+        int64_t id = rows->integer(0);
+        std::string printed = run(s, "allocated " + std::to_string(id));
+        std::string r = printed.substr(0, printed.find("INFO: ="));
+        if (rows->text(1) == "canceled") {
+            EXPECT_EQ("", rows->text(3)) << id;
+            EXPECT_EQ(-1, rows->integer(4)) << id;
+            continue;
+        }
+        ++live;
+        EXPECT_EQ(r, rows->text(3)) << "job " << id;
+        EXPECT_NE(std::string::npos, rows->text(3).find("R_lite")) << id;
+        EXPECT_EQ(rows->integer(2), rows->integer(4)) << "job " << id << " starts when it was scheduled";
+        EXPECT_GT(rows->integer(5), rows->integer(4)) << id;
+    }
+    EXPECT_GE(live, 10);
 }
 
 class DamagedRows : public StateRandomBase {
