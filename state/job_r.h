@@ -1,11 +1,15 @@
 // A job's R and times for the job table's rows (state/rows.cc): what the
 // file tells a reader about each job without replaying anything.
 //
-//   r      the rv1 R of what the job holds: the bytes `allocated JOBID`
-//          prints with -F rv1 (the vertices whose allocations or
-//          reservations name the job, with their ancestors, each at its
-//          full size; scheduling starttime/expiration 0 as find prints
-//          them), without the INFO lines; "" once the job is cancelled.
+//   r      the rv1 R of what the job holds, without the JGF scheduling
+//          key: the bytes `allocated JOBID` prints with -F rv1_nosched
+//          (the vertices whose allocations or reservations name the job,
+//          with their ancestors, each at its full size; starttime and
+//          expiration 0 as find prints them), without the INFO lines; ""
+//          once the job is cancelled. rv1_nosched rather than rv1: the
+//          scheduling key is a JGF copy of vertices the file's graph
+//          already describes, and writing it tripled the cost of an
+//          incremental save's job row.
 //   start, end  the job's window: its exclusivity-checker span at the
 //          dominant root ([scheduled_at, scheduled_at + duration));
 //          -1, -1 once cancelled.

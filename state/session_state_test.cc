@@ -504,12 +504,12 @@ TEST_F(StateRandomBase, EditedQueueRowsAreRefusedNamingTheRow) {
 }
 
 // The job table's R (state/job_r.h) is what `allocated JOBID` prints with
-// -F rv1 (found there by find's walk of the whole graph, here by the tag
+// -F rv1_nosched (found there by find's walk of the whole graph, here by the tag
 // walk), and each live job's window is its span's.
 TEST_F(StateRandomBase, JobRowsHoldWhatAllocatedPrints) {
     const std::string file = (dir_ / "saved.db").string();
     Options o = options();
-    o.match_format = "rv1";
+    o.match_format = "rv1_nosched";
     Session s;
     ASSERT_TRUE(init_session(s, o, machine_).ok());
     attach_journal(s, machine_);
