@@ -196,6 +196,16 @@ void watch_queue(Session& s) {
     });
 }
 
+// A job's R in its row names the properties of its nodes
+// (state/job_r.h): set-property changes the rows of the jobs tagged there.
+void add_property_jobs(const Session& s, const Args& args, std::vector<int64_t>& jobs) {
+    const Command* c = find_command(args[0]);
+    if (c == nullptr || args.size() < 2 || std::strcmp(c->name, "set-property") != 0) return;
+    for (VertexId v : s.graph->at_path(args[1]))
+        if (const VertexSchedule* r = s.store->find(v))
+            for (JobId j : r->tags) jobs.push_back(j);
+}
+
 bool run_journaled(Session& s, const Args& args, const std::function<bool()>& run) {
     SessionState& st = state_of(s);
     if (st.replay != nullptr || is_read_only(args[0])) return run();
@@ -228,6 +238,7 @@ bool run_journaled(Session& s, const Args& args, const std::function<bool()>& ru
         st.rows_exact = false;
     }
     entry.timing = timing_of(s, entry.touched_jobs);
+    if (row_command) add_property_jobs(s, args, entry.touched_jobs);
     st.journal.entries.push_back(std::move(entry));
     if (st.live.is_open()) {
         auto mark = write_changes(st.live, s, st.journal, st.live_mark, st.rows_exact, st.live_dirty);

@@ -8,9 +8,13 @@
 // the uninterrupted run printed (match times masked: they are measured),
 // and right after a resume `list` and `stat` print exactly what the saved
 // session printed, measured times included. The rows-only streams leave
-// out attach, remove and the queue: every resume of theirs restores from
-// the state file's rows (not the journal), and the restored schedule store
-// must describe() exactly as the saved session's.
+// out attach and remove (two of them also the queue): every resume of
+// theirs restores from the state file's rows (not the journal), the
+// restored schedule store must describe() exactly as the saved session's
+// and the restored queue hold the same jobs, and every incremental save
+// must leave the file with exactly the rows a whole save writes. The
+// queue-and-rows streams add pool requests, queued pool requests and
+// queues with their own policies (multi-queue passes).
 #include "state/session_state.h"
 
 #include <gtest/gtest.h>
