@@ -97,6 +97,7 @@ Status shape_job(Session& s, const Args& args, size_t i, int64_t duration, queue
         if (!sat && sat.code() == Errc::kUnsatisfiable)
             return make_error(Errc::kUnsatisfiable, what + ": " + sat.message());
         job.pool = std::make_shared<const pools::Request>(std::move(*request));
+        job.source = std::make_shared<const std::string>(what);
         job.jobspec = std::make_shared<Jobspec>();
         job.estimate = duration < 0 ? 3600 : duration;
         return ok_status();
@@ -119,6 +120,7 @@ Status shape_job(Session& s, const Args& args, size_t i, int64_t duration, queue
         return make_error(Errc::kInvalid, what + ": attributes.system.duration must be at least 1 second (the requested time)");
     job.estimate = static_cast<int64_t>(std::ceil(d));
     job.jobspec = std::make_shared<Jobspec>(std::move(*jobspec));
+    job.source = std::make_shared<const std::string>(std::move(text));
     return ok_status();
 }
 

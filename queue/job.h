@@ -33,6 +33,9 @@ struct QueueJob {
     // A pool request (pools/request.h) instead: matched by the pool
     // matcher. `jobspec` is then an empty jobspec of the job's own.
     std::shared_ptr<const pools::Request> pool;
+    // What was submitted: the jobspec's text, or "request ITEMS" (REPL
+    // submits only; state/queue_rows.cc saves it to rebuild the job).
+    std::shared_ptr<const std::string> source;
     // Minimum units of each type the jobspec asks for in total (set at
     // enqueue): a pass skips the match when the root's aggregate planner
     // already shows too few free now.

@@ -57,9 +57,11 @@ Result<int64_t> Simulator::submit(QueueJob job) {
     return enqueue(std::move(job));
 }
 
+void Simulator::add_job_totals(QueueJob& job) { add_totals(job.jobspec->resources, 1, job.totals); }
+
 int64_t Simulator::enqueue(QueueJob job) {
     job.totals.clear();
-    add_totals(job.jobspec->resources, 1, job.totals);
+    add_job_totals(job);
     job.id = next_id_++;
     job.submit = now_;
     job.seq = next_seq_++;
@@ -346,6 +348,7 @@ void Simulator::forget_unreserved(const std::vector<int64_t>& previously) {
 }
 
 void Simulator::release(QueueJob& job) {
+    if (on_hold_change_) on_hold_change_(job);
     if (walk_cancel_)
         (void)traverser_.cancel(job.id);
     else
@@ -363,6 +366,7 @@ void Simulator::hold(QueueJob& job, const MatchResult& r) {
     if (job.pool) job.held.clear();
     job.span_end = r.at + r.duration;
     span_ends_.insert(job.span_end);
+    if (on_hold_change_) on_hold_change_(job);
 }
 
 void Simulator::start(QueueJob& job) {

@@ -99,6 +99,27 @@ public:
     // Returns how many jobs are still pending (they can never start).
     Result<size_t> run(Arrivals* arrivals = nullptr);
 
+    // --- Saving and restoring (queue/simulator_state.cc, state/queue_rows.cc) ---
+    // The simulator's own counters beyond its jobs.
+    struct Clock {
+        int64_t now = 0;
+        uint64_t next_seq = 0, passes = 0;
+        bool pass_due = false;
+        int64_t poll_at = kNever;
+        std::vector<int64_t> reserved;  // reserved in the last pass, in order
+    };
+    Clock clock() const;
+    // Pending, reserved and running jobs (any order).
+    const std::unordered_map<int64_t, QueueJob>& jobs() const { return jobs_; }
+    // Puts a saved state onto a simulator just made (set_queues done, no
+    // job yet); the pending set and the ends are rebuilt from the jobs.
+    // Errors say which job does not fit.
+    Status restore(const Clock& clock, std::vector<QueueJob> jobs);
+    // Called after a job takes its records and before it gives them back
+    // (state/ keeps the vertices that changed).
+    void on_hold_change(std::function<void(const QueueJob&)> f) { on_hold_change_ = std::move(f); }
+    // --- end of saving and restoring ---
+
     // Pending jobs in queue order.
     std::vector<const QueueJob*> pending() const;
     size_t running() const { return ends_.size(); }
@@ -124,6 +145,8 @@ private:
         bool operator>(const EndKey& o) const { return end != o.end ? end > o.end : seq > o.seq; }
     };
 
+    // The job's minimum totals by type (QueueJob::totals), from its jobspec.
+    static void add_job_totals(QueueJob& job);
     Status process_until(int64_t limit, Arrivals* arrivals);
     void release_ends(int64_t t);
     void pass();
@@ -173,6 +196,7 @@ private:
     EventLog& log_;
     int64_t& next_id_;
     std::function<void(const QueueJob&)> on_finish_;
+    std::function<void(const QueueJob&)> on_hold_change_;
 
     int64_t now_ = 0;
     uint64_t next_seq_ = 0;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "state/digest.h"
+#include "state/job_r.h"
 #include "state/sqlite_db.h"
 #include "utilities/result.h"
 
@@ -105,11 +106,13 @@ inline std::vector<int64_t> numbers(const std::string& text) {
 }
 
 
-inline uint64_t job_digest(int64_t id, const std::string& state, int64_t at, const std::string& jobspec, double overhead) {
+inline uint64_t job_digest(int64_t id, const std::string& state, int64_t at, const std::string& jobspec, double overhead,
+                           const JobR& r) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%a", overhead);
     return Digest().add_number(static_cast<uint64_t>(id)).add(state).add_number(static_cast<uint64_t>(at))
-        .add(jobspec).add(buf).value();
+        .add(jobspec).add(buf).add(r.r).add_number(static_cast<uint64_t>(r.start))
+        .add_number(static_cast<uint64_t>(r.end)).value();
 }
 
 

@@ -11,13 +11,16 @@
 
 #include "cli/command_table.h"
 #include "state/digest.h"
+#include "state/job_r.h"
+#include "state/queue_rows.h"
 #include "state/row_types.h"
 
 namespace rq::state {
 
 const char* const kRowSchema = R"(
 CREATE TABLE IF NOT EXISTS job(id INTEGER PRIMARY KEY, state TEXT NOT NULL, scheduled_at INTEGER NOT NULL,
-                               jobspec TEXT NOT NULL, overhead REAL NOT NULL, digest INTEGER NOT NULL);
+                               jobspec TEXT NOT NULL, overhead REAL NOT NULL, r TEXT NOT NULL,
+                               start INTEGER NOT NULL, end INTEGER NOT NULL, digest INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS vertex(v INTEGER PRIMARY KEY, up INTEGER NOT NULL, properties BLOB NOT NULL,
                                   weights TEXT NOT NULL, record INTEGER NOT NULL, own_next INTEGER NOT NULL,
                                   x_next INTEGER NOT NULL, labels BLOB NOT NULL, digest INTEGER NOT NULL);
@@ -276,6 +279,7 @@ Result<uint64_t> old_digest(Statement& select, int64_t key) {
 }  // namespace
 
 bool is_row_command(const std::string& word) {
+    if (is_queue_row_command(word)) return true;  // state/queue_rows.h
     const Command* c = find_command(word);
     if (c == nullptr) return false;
     for (const char* name : {"match", "multi-match", "update", "cancel", "partial-cancel", "set-status", "set-property"})
@@ -375,7 +379,7 @@ Result<uint64_t> write_vertex_rows(Database& db, const Session& s, const Dirty& 
 }
 
 Result<uint64_t> write_job_rows(Database& db, const Session& s, const std::set<int64_t>& ids, uint64_t digest) {
-    auto put_ = db.cached("INSERT OR REPLACE INTO job VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+    auto put_ = db.cached("INSERT OR REPLACE INTO job VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
     auto drop_ = db.cached("DELETE FROM job WHERE id = ?1");
     auto select_ = db.cached("SELECT digest FROM job WHERE id = ?1");
     if (!put_) return put_.error();
@@ -393,9 +397,10 @@ Result<uint64_t> write_job_rows(Database& db, const Session& s, const std::set<i
         }
         const JobRecord& j = it->second;
         std::string state = job_state_name(j.state), spec = j.jobspec_path ? *j.jobspec_path : std::string();
-        uint64_t d = job_digest(id, state, j.scheduled_at, spec, j.overhead);
+        JobR r = job_r(s, id);  // state/job_r.h
+        uint64_t d = job_digest(id, state, j.scheduled_at, spec, j.overhead, r);
         RQ_TRY(put->bind(1, id).bind(2, state).bind(3, j.scheduled_at).bind(4, spec).bind(5, j.overhead)
-                   .bind(6, static_cast<int64_t>(d)).run());
+                   .bind(6, r.r).bind(7, r.start).bind(8, r.end).bind(9, static_cast<int64_t>(d)).run());
         digest += d;
     }
     return digest;

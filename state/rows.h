@@ -51,7 +51,9 @@ struct Dirty {
 };
 
 // Whether a journaled command keeps every effect in rows (match,
-// multi-match, update, cancel, partial-cancel, set-status, set-property).
+// multi-match, update, cancel, partial-cancel, set-status, set-property,
+// and the queue's and pools' commands, state/queue_rows.h, unless the
+// queue is JQM's).
 bool is_row_command(const std::string& word);
 
 // Adds the vertices holding records of live job `job` and the job's rows

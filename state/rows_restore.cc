@@ -36,7 +36,10 @@ Result<std::map<int64_t, Saved>> read_vertex_rows(Database& db, uint64_t& sum) {
     auto vs = db.prepare("SELECT v, up, properties, weights, record, own_next, x_next, labels, digest FROM vertex");
     auto subs = db.prepare("SELECT v, slot, next_id, planner_next, digest FROM subtree");
     auto jobs = db.prepare("SELECT v, job, kind, span, digest FROM vertex_job");
-    auto spans = db.prepare("SELECT v, job, planner, id, start, end, amount, digest FROM span");
+    // By id within each planner: a planner's span table takes ids in
+    // increasing order (a queue job re-reserved in a later pass holds a
+    // newer span than a job with a larger id).
+    auto spans = db.prepare("SELECT v, job, planner, id, start, end, amount, digest FROM span ORDER BY v, planner, id");
     auto multis = db.prepare("SELECT v, job, slot, id, per_type, digest FROM multispan ORDER BY v, slot, id");
     for (auto* st : {&vs, &subs, &jobs, &spans, &multis})
         if (!*st) return st->error();
@@ -156,16 +159,17 @@ Status apply(Session& s, const Saved& sv, const std::string& where) {
     return ok_status();
 }
 
-Status restore_jobs(Database& db, Session& s, uint64_t& sum) {
-    auto jobs = db.prepare("SELECT id, state, scheduled_at, jobspec, overhead, digest FROM job ORDER BY id");
+Status restore_jobs(Database& db, Session& s, uint64_t& sum, std::map<int64_t, JobR>& rs) {
+    auto jobs = db.prepare("SELECT id, state, scheduled_at, jobspec, overhead, r, start, end, digest FROM job ORDER BY id");
     if (!jobs) return jobs.error();
     Status status;
     while (jobs->step(status)) {
         int64_t id = jobs->integer(0);
         std::string state = jobs->text(1), spec = jobs->text(3);
         double overhead = jobs->real(4);
-        uint64_t d = job_digest(id, state, jobs->integer(2), spec, overhead);
-        if (d != static_cast<uint64_t>(jobs->integer(5)))
+        JobR r{jobs->text(5), jobs->integer(6), jobs->integer(7)};
+        uint64_t d = job_digest(id, state, jobs->integer(2), spec, overhead, r);
+        if (d != static_cast<uint64_t>(jobs->integer(8)))
             return corrupt_rows(db, "job " + std::to_string(id) + " does not match its checksum");
         sum += d;
         JobRecord& j = s.jobs[id];
@@ -174,6 +178,7 @@ Status restore_jobs(Database& db, Session& s, uint64_t& sum) {
         j.scheduled_at = jobs->integer(2);
         if (!spec.empty()) j.jobspec_path = s.share_path(spec);
         j.overhead = overhead;
+        rs[id] = std::move(r);
     }
     return status;
 }
@@ -184,7 +189,8 @@ Status restore_rows(Database& db, Session& s, uint64_t digest) {
     uint64_t sum = 0;
     auto rows = read_vertex_rows(db, sum);
     if (!rows) return rows.error();
-    RQ_TRY(restore_jobs(db, s, sum));
+    std::map<int64_t, JobR> rs;
+    RQ_TRY(restore_jobs(db, s, sum, rs));
     if (sum != digest) return corrupt_rows(db, "the rows do not match their checksum");
     // A vertex without a row is as loaded, but up: loaded down and set up
     // since has no row.
@@ -192,6 +198,13 @@ Status restore_rows(Database& db, Session& s, uint64_t digest) {
     for (VertexId v = 0; v < g.num_vertices(); ++v)
         if (!g.is_up(v) && !rows->count(v)) g.set_up(v, true);
     for (auto& [v, saved] : *rows) RQ_TRY(apply(s, saved, db.path()));
+    // Each job's R and window, as saved, must be what the restored
+    // records give (state/job_r.h).
+    for (auto& [id, r] : rs) {
+        JobR now = job_r(s, id);
+        if (now.r != r.r || now.start != r.start || now.end != r.end)
+            return corrupt_rows(db, "job " + std::to_string(id) + ": its saved R or window is not what its records hold");
+    }
     return ok_status();
 }
 

@@ -13,6 +13,7 @@
 #include "cli/command_table.h"
 #include "cli/repl.h"
 #include "state/journal.h"
+#include "state/queue_rows.h"
 #include "state/rows.h"
 #include "state/store_file.h"
 
@@ -39,6 +40,10 @@ struct SessionState {
     bool resumed_from_rows = false;
     std::map<std::string, Dirty> dirty;
     Dirty live_dirty;
+    // While a tracked command runs: where the simulated queue's holds and
+    // releases go (state/queue_rows.h), and whether it reports them.
+    Dirty* queue_dirty = nullptr;
+    bool watching_queue = false;
     // recording / replaying the command being run
     Entry* recording = nullptr;
     const Entry* replay = nullptr;
@@ -155,6 +160,39 @@ void dirty_after(const Session& s, const Args& args, const std::vector<int64_t>&
     if (c != nullptr && args.size() >= 2 &&
         (std::strcmp(c->name, "set-status") == 0 || std::strcmp(c->name, "set-property") == 0))
         for (VertexId v : s.graph->at_path(args[1])) out.vertices.insert(v);
+    // A failed update may have taken span ids on vertices it then gave
+    // back (the planners' next ids moved); which ones is not known here.
+    if (c != nullptr && std::strcmp(c->name, "update") == 0 &&
+        !(args.size() > 4 && s.is_live(std::strtoll(args[4].c_str(), nullptr, 10))))
+        out.all = true;
+}
+
+// Once the simulated queue exists: the vertices of every job it starts,
+// reserves or releases become dirty (their rows change).
+void watch_queue(Session& s) {
+    SessionState& st = state_of(s);
+    if (!s.queue || st.watching_queue) return;
+    st.watching_queue = true;
+    SessionState* raw = &st;
+    Session* session = &s;
+    watch_queue_holds(s, [raw, session](const queue::QueueJob& job) {
+        if (raw->queue_dirty == nullptr) return;
+        if (job.held.empty()) add_job_vertices(*session, job.id, *raw->queue_dirty);  // a pool request's
+        for (VertexId v : job.held) {
+            raw->queue_dirty->vertices.insert(v);
+            raw->queue_dirty->jobs.insert({v, job.id});
+        }
+    });
+}
+
+// A job's R in its row names the properties of its nodes
+// (state/job_r.h): set-property changes the rows of the jobs tagged there.
+void add_property_jobs(const Session& s, const Args& args, std::vector<int64_t>& jobs) {
+    const Command* c = find_command(args[0]);
+    if (c == nullptr || args.size() < 2 || std::strcmp(c->name, "set-property") != 0) return;
+    for (VertexId v : s.graph->at_path(args[1]))
+        if (const VertexSchedule* r = s.store->find(v))
+            for (JobId j : r->tags) jobs.push_back(j);
 }
 
 bool run_journaled(Session& s, const Args& args, const std::function<bool()>& run) {
@@ -173,17 +211,23 @@ bool run_journaled(Session& s, const Args& args, const std::function<bool()>& ru
     Dirty touched;
     if (tracking && s.is_live(job_argument(args))) add_job_vertices(s, job_argument(args), touched);
     st.recording = &entry;
+    watch_queue(s);
+    if (tracking) st.queue_dirty = &touched;
     bool quit = run();
+    st.queue_dirty = nullptr;
+    watch_queue(s);
     st.recording = nullptr;
     entry.touched_jobs = touched_jobs(args, before, s.next_jobid);
     if (row_command) {
         if (tracking) dirty_after(s, args, entry.touched_jobs, touched);
         for (auto& [key, d] : st.dirty) d.merge(touched);
         st.live_dirty.merge(touched);
+        if (!queue_rows_hold(s)) st.rows_exact = false;  // a JQM queue: the journal holds it
     } else {
         st.rows_exact = false;
     }
     entry.timing = timing_of(s, entry.touched_jobs);
+    if (row_command) add_property_jobs(s, args, entry.touched_jobs);
     st.journal.entries.push_back(std::move(entry));
     if (st.live.is_open()) {
         auto mark = write_changes(st.live, s, st.journal, st.live_mark, st.rows_exact, st.live_dirty);
@@ -268,6 +312,8 @@ Status resume(Session& s, const Options& given, const std::string& path, Databas
     Status restored = restore_rows(db, s, snap->rows_digest);
     if (!restored) return restored.error();
     s.next_jobid = snap->next_jobid;
+    RQ_TRY(restore_queue_rows(db, s));
+    watch_queue(s);
     s.graph->nodes_up = snap->nodes_up;
     st.resumed_from_rows = true;
     restore_timing(s, snap->match_time);

@@ -191,7 +191,9 @@ Result<bool> holds_session(Database& db) {
     if (id != kApplicationId)
         return make_error(Errc::kInvalid, db.path() + ": not a resource-query state file (foreign SQLite database)");
     if (v != kSchemaVersion)
-        return make_error(Errc::kInvalid, db.path() + ": unsupported state schema version " + std::to_string(v));
+        return make_error(Errc::kInvalid, db.path() + ": unsupported state schema version " + std::to_string(v) +
+                                              " (this resource-query reads version " + std::to_string(kSchemaVersion) +
+                                              "; save the session again with the version that wrote it)");
     return true;
 }
 
@@ -210,11 +212,13 @@ Result<Mark> write_whole(Database& db, const Session& s, const std::string& sour
     RQ_TRY(tx.begin());
     RQ_TRY(db.exec(kSchema));
     RQ_TRY(db.exec(kRowSchema));
+    RQ_TRY(db.exec(kQueueSchema));
     RQ_TRY(db.exec("PRAGMA application_id = " + std::to_string(kApplicationId) +
                    "; PRAGMA user_version = " + std::to_string(kSchemaVersion) +
                    "; DELETE FROM meta; DELETE FROM source; DELETE FROM blob; DELETE FROM journal;"
                    " DELETE FROM journal_input;"));
     RQ_TRY(clear_rows(db));
+    RQ_TRY(clear_queue_rows(db));
     Mark mark = extended(Mark{session_id}, journal);
     auto meta = meta_of(s, journal, session_id);
     meta["options_digest"] = hex(options_digest(meta));
@@ -231,6 +235,8 @@ Result<Mark> write_whole(Database& db, const Session& s, const std::string& sour
         digest = write_vertex_rows(db, s, every, *digest);
         if (!digest) return digest.error();
     }
+    QueueDelta queue;
+    if (rows_exact) RQ_TRY(write_all_queue_rows(db, s, queue));
     meta["rows_exact"] = rows_exact ? "1" : "0";
     meta["rows_digest"] = hex(*digest);
     RQ_TRY(write_meta(db, meta));
@@ -239,6 +245,8 @@ Result<Mark> write_whole(Database& db, const Session& s, const std::string& sour
     RQ_TRY(src->bind_blob(1, source).run());
     RQ_TRY(write_entries(db, journal, 0, 0));
     RQ_TRY(tx.commit());
+    queue.apply();
+    mark.queue = queue.known;
     return mark;
 }
 
@@ -262,10 +270,13 @@ Result<Mark> write_changes(Database& db, const Session& s, const Journal& journa
     auto digest = write_job_rows(db, s, touched, start);
     if (!digest) return digest.error();
     bool was_exact = (*meta)["rows_exact"] == "1";
+    QueueDelta queue;
     if (rows_exact && was_exact) {
         digest = write_vertex_rows(db, s, dirty, *digest);
         if (!digest) return digest.error();
+        RQ_TRY(write_queue_changes(db, s, journal, mark.entries, mark.queue, queue));
     } else if (was_exact) {
+        RQ_TRY(clear_queue_rows(db));
         // From now on the journal alone is the state: the vertex rows go.
         for (const char* table : {"vertex", "span", "vertex_job", "subtree", "multispan"})
             RQ_TRY(db.exec(std::string("DELETE FROM ") + table));
@@ -287,6 +298,8 @@ Result<Mark> write_changes(Database& db, const Session& s, const Journal& journa
                            {"blob_digest", hex(next.blob_digest)},
                            {"journal_digest", hex(next.journal_digest)}}));
     RQ_TRY(tx.commit());
+    queue.apply();
+    if (queue.known) next.queue = queue.known;
     return next;
 }
 

@@ -1,7 +1,7 @@
 // The state file: one SQLite database holding a session (schema below).
 //
-// Schema (version 3; PRAGMA application_id = 0x52515354 "RQST",
-// PRAGMA user_version = 3):
+// Schema (version 4; PRAGMA application_id = 0x52515354 "RQST",
+// PRAGMA user_version = 4; versions 1 to 3 are refused by number):
 //
 //   meta(key TEXT PRIMARY KEY, value TEXT)
 //       schema, session (a random id fixed by the first whole save),
@@ -15,8 +15,9 @@
 //       five checksums (64-bit FNV-1a, hex): source_digest, options_digest
 //       (the option keys above), blob_digest and journal_digest (chained
 //       row by row, so that `save FILE changes` extends them), rows_digest
-//       (the sum of every row's digest column, see state/rows.h).
-//       Resuming recomputes all five.
+//       (the sum of every row's digest column, see state/rows.h);
+//       queue_digest (the same for the queue rows, state/queue_rows.h).
+//       Resuming recomputes them all.
 //   source(id INTEGER PRIMARY KEY CHECK (id = 0), content BLOB)
 //       the bytes of the resource description the session started from
 //       (GRUG, JGF, R or hwloc XML; empty for local hwloc detection).
@@ -30,8 +31,13 @@
 //   job, vertex, subtree, vertex_job, span, multispan
 //       the rows (state/rows.h): the job table, and per vertex what the
 //       session changed since the source was loaded.
+//   queue_state, queue_job, queue_source
+//       the simulated queue (state/queue_rows.h): clock, counters, the last
+//       pass's reservations and the queues' configuration; every pending,
+//       reserved and running job; the text each job was submitted with.
 //
-// Resuming restores the rows onto the loaded source when rows_exact is 1,
+// Resuming restores the rows onto the loaded source when rows_exact is 1
+// (only row commands ran: state/rows.h is_row_command, and no JQM queue),
 // else replays the journal (state/session_state.cc).
 #pragma once
 
@@ -39,6 +45,7 @@
 
 #include "cli/session.h"
 #include "state/journal.h"
+#include "state/queue_rows.h"
 #include "state/rows.h"
 #include "state/sqlite_db.h"
 #include "utilities/result.h"
@@ -46,7 +53,7 @@
 namespace rq::state {
 
 inline constexpr int64_t kApplicationId = 0x52515354;  // "RQST"
-inline constexpr int64_t kSchemaVersion = 3;
+inline constexpr int64_t kSchemaVersion = 4;
 
 // Where a file stands relative to the journal: how many entries and blobs
 // it holds.
@@ -58,6 +65,8 @@ struct Mark {
     // Digest in store_file.cc): an incremental save extends them.
     uint64_t blob_digest = 0;
     uint64_t journal_digest = 0;
+    // The queue rows the file holds (state/queue_rows.h); null: not read yet.
+    std::shared_ptr<QueueKnown> queue = nullptr;
 };
 
 // What a state file holds, read back.

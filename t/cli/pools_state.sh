@@ -5,6 +5,8 @@
 . "$(dirname "$0")/lib.sh"
 D="$SRC/t/data/pools"
 
+rows_exact() { python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"SELECT value FROM meta WHERE key='rows_exact'\").fetchone()[0])" "$1"; }
+
 # check NAME "FIRST" "REST" START-OPTIONS...: cut after FIRST, resume, compare.
 check() {
     name=$1 first=$2 rest=$3
@@ -15,9 +17,12 @@ check() {
     resumed=$(printf '%s\n' "$rest" | "$RQ" -f db -L s.db -d 2>&1)
     tail=$(printf '%s\n' "$whole" | tail -n "$(printf '%s\n' "$resumed" | wc -l)")
     expect_eq "$name: save + -f db resumes the same session" "$tail" "$resumed"
+    # request keeps its effects in rows: the file resumes from them.
+    expect_eq "$name: the requests are in rows" 1 "$(rows_exact s.db)"
     printf '%s\n' "$first" | "$RQ" "$@" --state st.db -d >/dev/null 2>&1
     live=$(printf '%s\n' "$rest" | "$RQ" "$@" --state st.db -d 2>&1)
     expect_eq "$name: --state resumes the same session" "$tail" "$live"
+    expect_eq "$name: --state keeps the requests in rows" 1 "$(rows_exact st.db)"
     expect_contains "$name: jobs of the first part kept" "INFO: 1, ALLOCATED" "$resumed"
 }
 

@@ -63,7 +63,7 @@ INFO: gpu=2" "$q"
 expect_contains "available later" "INFO: core=32" "$q"
 expect_contains "unknown job" "ERROR: nonexistent job 7" "$q"
 
-# Resuming from rows (schema 3): after multi-match, an update from R,
+# Resuming from rows: after multi-match, an update from R,
 # cancel and set-property the file holds the session as rows, a whole
 # save and an incremental one agree, and the resumed session goes on as
 # the uninterrupted one.
@@ -92,4 +92,55 @@ for f in w.db c.db; do
     expect_eq "$f: resumed from rows prints the uninterrupted run's tail" \
         "$(printf '%s\n' "$whole" | tail -n "$(printf '%s\n' "$resumed" | wc -l)")" "$resumed"
 done
+
+# The simulated queue in rows (schema 4): submits with priorities, a second
+# queue with its own policy, pool requests, the clock moved; saved whole,
+# incrementally and through --state, each resumes from rows (rows_exact 1)
+# and goes on as the uninterrupted session. A JQM queue keeps its managers
+# outside the rows: its file resumes from the journal, the same way.
+first="queue-add batch --policy easy
+submit --priority 3 $J/whole-node.yaml
+submit --priority 7 --runtime 50 $J/whole-node.yaml
+submit --queue batch $J/core.yaml
+submit --duration 500 request cpus=4
+match allocate $J/core.yaml
+advance 100
+request allocate_orelse_reserve cpus=8
+submit --priority 9 $J/node-socket-core.yaml
+set-priority 2 1
+queue"
+rest="time
+advance 3000
+queue
+submit --queue batch $J/whole-node.yaml
+dequeue 9
+run
+list
+queue"
+qrun() { "$RQ" -L "$SRC/conf/tiny.graphml" -P high -d "$@" 2>&1; }
+whole=$(printf '%s\n%s\n' "$first" "$rest" | qrun | strip_times)
+tail_of() { printf '%s\n' "$whole" | tail -n "$(printf '%s\n' "$1" | wc -l)"; }
+rm -f qw.db* qc.db* qs.db*
+printf '%s\nsave qw.db\n' "$first" | qrun >/dev/null
+printf 'queue-add batch --policy easy\nsave qc.db\n%s\nsave qc.db changes\n' "$(printf '%s\n' "$first" | sed 1d)" | qrun >/dev/null
+printf '%s\n' "$first" | qrun --state qs.db >/dev/null
+for f in qw.db qc.db qs.db; do
+    expect_eq "$f: the queue is in rows" 1 "$(rows_exact $f)"
+    resumed=$(printf '%s\n' "$rest" | qrun -f db -L $f | strip_times)
+    expect_eq "$f: the resumed queue goes on as the uninterrupted one" "$(tail_of "$resumed")" "$resumed"
+done
+# --state: the rest in two runs, each resuming the file from rows.
+part1=$(printf '%s\n' "$rest" | sed -n 1,3p | qrun --state qs.db | strip_times)
+expect_eq "--state after queue commands: rows" 1 "$(rows_exact qs.db)"
+part2=$(printf '%s\n' "$rest" | sed 1,3d | qrun --state qs.db | strip_times)
+expect_eq "--state resumes the queue twice" "$(tail_of "$part1
+$part2")" "$part1
+$part2"
+jqm="submit $J/core.yaml
+submit $J/core.yaml"
+jwhole=$(printf '%s\nadvance 5000\nqueue\n' "$jqm" | qrun --queue-policy jqm | strip_times)
+printf '%s\nsave qj.db\n' "$jqm" | qrun --queue-policy jqm >/dev/null
+expect_eq "a JQM queue resumes from the journal" 0 "$(rows_exact qj.db)"
+jres=$(printf 'advance 5000\nqueue\n' | qrun -f db -L qj.db | strip_times)
+expect_eq "a JQM queue resumed" "$(printf '%s\n' "$jwhole" | tail -n "$(printf '%s\n' "$jres" | wc -l)")" "$jres"
 finish
