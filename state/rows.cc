@@ -278,7 +278,8 @@ Result<uint64_t> old_digest(Statement& select, int64_t key) {
 bool is_row_command(const std::string& word) {
     const Command* c = find_command(word);
     if (c == nullptr) return false;
-    for (const char* name : {"match", "multi-match", "update", "cancel", "partial-cancel", "set-status", "set-property"})
+    for (const char* name : {"match", "multi-match", "update", "cancel", "partial-cancel", "set-status", "set-property",
+                             "attach", "remove"})
         if (std::strcmp(c->name, name) == 0) return true;
     return false;
 }

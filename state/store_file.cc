@@ -198,7 +198,9 @@ Result<bool> holds_session(Database& db) {
     if (id != kApplicationId)
         return make_error(Errc::kInvalid, db.path() + ": not a resource-query state file (foreign SQLite database)");
     if (v != kSchemaVersion)
-        return make_error(Errc::kInvalid, db.path() + ": unsupported state schema version " + std::to_string(v));
+        return make_error(Errc::kInvalid, db.path() + ": unsupported state schema version " + std::to_string(v) +
+                                              " (this resource-query reads version " + std::to_string(kSchemaVersion) +
+                                              "; resume it with the resource-query that saved it)");
     return true;
 }
 
@@ -217,11 +219,13 @@ Result<Mark> write_whole(Database& db, const Session& s, const std::string& sour
     RQ_TRY(tx.begin());
     RQ_TRY(db.exec(kSchema));
     RQ_TRY(db.exec(kRowSchema));
+    RQ_TRY(db.exec(kGraphRowSchema));
     RQ_TRY(db.exec("PRAGMA application_id = " + std::to_string(kApplicationId) +
                    "; PRAGMA user_version = " + std::to_string(kSchemaVersion) +
                    "; DELETE FROM meta; DELETE FROM source; DELETE FROM blob; DELETE FROM journal;"
                    " DELETE FROM journal_input;"));
     RQ_TRY(clear_rows(db));
+    RQ_TRY(clear_graph_rows(db));
     Mark mark = extended(Mark{session_id}, journal);
     auto meta = meta_of(s, journal, session_id);
     meta["options_digest"] = hex(options_digest(meta));
@@ -236,6 +240,8 @@ Result<Mark> write_whole(Database& db, const Session& s, const std::string& sour
         Dirty every;
         every.all = true;
         digest = write_vertex_rows(db, s, every, *digest);
+        if (!digest) return digest.error();
+        digest = write_graph_rows(db, *s.graph, *digest);
         if (!digest) return digest.error();
     }
     meta["rows_exact"] = rows_exact ? "1" : "0";
@@ -272,10 +278,13 @@ Result<Mark> write_changes(Database& db, const Session& s, const Journal& journa
     if (rows_exact && was_exact) {
         digest = write_vertex_rows(db, s, dirty, *digest);
         if (!digest) return digest.error();
+        digest = write_graph_changes(db, *s.graph, dirty.graph, *digest);
+        if (!digest) return digest.error();
     } else if (was_exact) {
         // From now on the journal alone is the state: the vertex rows go.
         for (const char* table : {"vertex", "span", "vertex_job", "subtree", "multispan"})
             RQ_TRY(db.exec(std::string("DELETE FROM ") + table));
+        RQ_TRY(clear_graph_rows(db));
         std::set<int64_t> all;
         for (auto& [id, job] : s.jobs) all.insert(id);
         RQ_TRY(db.exec("DELETE FROM job"));
