@@ -24,6 +24,7 @@ inline void add_opt(Digest& d, const OptText& o) {
 
 struct VertexRow {
     int64_t v = 0, type = 0, kind = 0, id = -1, rank = -1, size = 1;
+    Opt count, id_step, rank_step;  // a run of vertices (NULL: 1, 0, 0)
     Opt parent, edge, subsystem;
     OptText name;
     Opt uniq_id, removed;
@@ -32,7 +33,7 @@ struct VertexRow {
         Digest d;
         d.add("graph_vertex");
         for (int64_t n : {v, type, kind, id, rank, size}) d.add_number(static_cast<uint64_t>(n));
-        for (const Opt* o : {&parent, &edge, &subsystem}) add_opt(d, *o);
+        for (const Opt* o : {&count, &id_step, &rank_step, &parent, &edge, &subsystem}) add_opt(d, *o);
         add_opt(d, name);
         add_opt(d, uniq_id);
         add_opt(d, removed);
@@ -40,7 +41,13 @@ struct VertexRow {
         add_opt(d, indexed);
         return d.value();
     }
+    // A row every column of which a run can repeat.
+    bool plain() const { return !count && !edge && !name && !uniq_id && !removed && !paths && !indexed; }
 };
+
+// The longest run one row holds: rewriting a run after a change to one of
+// its vertices stays cheap.
+inline constexpr int64_t kMaxRun = 1024;
 
 struct EdgeRow {
     int64_t e, src, dst, subsystem;

@@ -22,8 +22,9 @@ CREATE TABLE IF NOT EXISTS graph_kind(id INTEGER PRIMARY KEY, basename TEXT NOT 
                                       digest INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS graph_count(id INTEGER PRIMARY KEY CHECK (id = 0), vertices INTEGER NOT NULL,
                                        edges INTEGER NOT NULL, digest INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS graph_vertex(v INTEGER PRIMARY KEY, type INTEGER NOT NULL, kind INTEGER NOT NULL,
-                                        id INTEGER NOT NULL, rank INTEGER NOT NULL, size INTEGER NOT NULL,
+CREATE TABLE IF NOT EXISTS graph_vertex(v INTEGER PRIMARY KEY, count INTEGER, type INTEGER NOT NULL,
+                                        kind INTEGER NOT NULL, id INTEGER NOT NULL, id_step INTEGER,
+                                        rank INTEGER NOT NULL, rank_step INTEGER, size INTEGER NOT NULL,
                                         parent INTEGER, edge INTEGER, subsystem INTEGER, name TEXT,
                                         uniq_id INTEGER, removed INTEGER, paths BLOB, indexed TEXT,
                                         digest INTEGER NOT NULL);
@@ -154,7 +155,8 @@ struct Writer {
     Statement *vertex = nullptr, *edge = nullptr, *index = nullptr;
     Status prepare() {
         const std::pair<Statement**, const char*> sqls[] = {
-            {&vertex, "INSERT INTO graph_vertex VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)"},
+            {&vertex, "INSERT INTO graph_vertex VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
+                      " ?15, ?16, ?17, ?18)"},
             {&edge, "INSERT INTO graph_edge VALUES (?1, ?2, ?3, ?4, ?5)"},
             {&index, "INSERT INTO graph_index VALUES (?1, ?2, ?3)"}};
         for (auto& [slot, sql] : sqls) {
@@ -166,17 +168,20 @@ struct Writer {
     }
     Result<uint64_t> put(const VertexRow& r) {
         Statement& q = *vertex;
-        q.bind(1, r.v).bind(2, r.type).bind(3, r.kind).bind(4, r.id).bind(5, r.rank).bind(6, r.size);
-        if (r.parent) q.bind(7, *r.parent);
-        if (r.edge) q.bind(8, *r.edge);
-        if (r.subsystem) q.bind(9, *r.subsystem);
-        if (r.name) q.bind(10, *r.name);
-        if (r.uniq_id) q.bind(11, *r.uniq_id);
-        if (r.removed) q.bind(12, *r.removed);
-        if (r.paths) q.bind_blob(13, *r.paths);
-        if (r.indexed) q.bind(14, *r.indexed);
+        q.bind(1, r.v).bind(3, r.type).bind(4, r.kind).bind(5, r.id).bind(7, r.rank).bind(9, r.size);
+        if (r.count) q.bind(2, *r.count);
+        if (r.id_step) q.bind(6, *r.id_step);
+        if (r.rank_step) q.bind(8, *r.rank_step);
+        if (r.parent) q.bind(10, *r.parent);
+        if (r.edge) q.bind(11, *r.edge);
+        if (r.subsystem) q.bind(12, *r.subsystem);
+        if (r.name) q.bind(13, *r.name);
+        if (r.uniq_id) q.bind(14, *r.uniq_id);
+        if (r.removed) q.bind(15, *r.removed);
+        if (r.paths) q.bind_blob(16, *r.paths);
+        if (r.indexed) q.bind(17, *r.indexed);
         uint64_t digest = r.digest();
-        RQ_TRY(q.bind(15, d(digest)).run());
+        RQ_TRY(q.bind(18, d(digest)).run());
         return digest;
     }
     Result<uint64_t> put(const EdgeRow& r) {
@@ -190,6 +195,55 @@ struct Writer {
         return digest;
     }
 };
+
+// Whether plain row `r` continues the run `run` of `count` vertices.
+bool continues(const VertexRow& run, int64_t count, const VertexRow& r) {
+    if (!r.plain() || r.type != run.type || r.kind != run.kind || r.size != run.size || r.parent != run.parent ||
+        r.subsystem != run.subsystem)
+        return false;
+    if (count == 1) return true;  // the second vertex sets the steps
+    return r.id - run.id == count * run.id_step.value_or(0) && r.rank - run.rank == count * run.rank_step.value_or(0);
+}
+
+// Emits the rows of vertices [from, to): runs of plain vertices (same
+// type, kind, size, parent; ids and ranks in steps) share one row.
+template <class Own>
+Result<uint64_t> emit_rows(Writer& w, const ResourceGraph& g, VertexId from, VertexId to, Own&& own) {
+    uint64_t sum = 0;
+    std::optional<VertexRow> run;
+    int64_t count = 0;
+    auto flush = [&]() -> Status {
+        if (!run) return ok_status();
+        if (count > 1) run->count = count;
+        auto added = w.put(*run);
+        if (!added) return added.error();
+        sum += *added;
+        run.reset();
+        return ok_status();
+    };
+    for (VertexId u = from; u < to; ++u) {
+        VertexRow r = vertex_row(g, u, own(u));
+        if (run && count < kMaxRun && continues(*run, count, r)) {
+            if (count == 1) {
+                if (r.id != run->id) run->id_step = r.id - run->id;
+                if (r.rank != run->rank) run->rank_step = r.rank - run->rank;
+            }
+            ++count;
+            continue;
+        }
+        RQ_TRY(flush());
+        if (r.plain()) {
+            run = std::move(r);
+            count = 1;
+            continue;
+        }
+        auto added = w.put(r);
+        if (!added) return added.error();
+        sum += *added;
+    }
+    RQ_TRY(flush());
+    return sum;
+}
 
 // The small tables (types, subsystems, kinds, counts), written whole.
 Result<uint64_t> write_small_tables(Database& db, const ResourceGraph& g) {
@@ -255,6 +309,45 @@ Result<uint64_t> erase(Database& db, const std::string& table, const std::string
     return sum;
 }
 
+// The vertex ranges [from, to) of the rows holding `vertices` (a vertex
+// no row holds: itself), merged.
+Result<std::vector<std::pair<int64_t, int64_t>>> vertex_ranges(Database& db, const std::set<VertexId>& vertices) {
+    auto cover = db.cached("SELECT v, coalesce(count, 1) FROM graph_vertex WHERE v <= ?1 ORDER BY v DESC LIMIT 1");
+    if (!cover) return cover.error();
+    std::vector<std::pair<int64_t, int64_t>> out;
+    for (VertexId u : vertices) {
+        if (!out.empty() && u < out.back().second) continue;  // in the last range already
+        Statement& q = **cover;
+        q.bind(1, static_cast<int64_t>(u));
+        Status status;
+        std::pair<int64_t, int64_t> range{u, static_cast<int64_t>(u) + 1};
+        if (q.step(status) && q.integer(0) + q.integer(1) > static_cast<int64_t>(u))
+            range = {q.integer(0), q.integer(0) + q.integer(1)};
+        q.reset();
+        if (!status) return status.error();
+        if (!out.empty() && range.first <= out.back().second)
+            out.back().second = std::max(out.back().second, range.second);
+        else
+            out.push_back(range);
+    }
+    return out;
+}
+
+Result<uint64_t> erase_range(Database& db, int64_t from, int64_t to) {
+    auto select = db.cached("SELECT digest FROM graph_vertex WHERE v >= ?1 AND v < ?2");
+    auto drop = db.cached("DELETE FROM graph_vertex WHERE v >= ?1 AND v < ?2");
+    if (!select) return select.error();
+    if (!drop) return drop.error();
+    uint64_t sum = 0;
+    Status status;
+    (*select)->bind(1, from).bind(2, to);
+    while ((*select)->step(status)) sum += static_cast<uint64_t>((*select)->integer(0));
+    (*select)->reset();
+    if (!status) return status.error();
+    RQ_TRY((*drop)->bind(1, from).bind(2, to).run());
+    return sum;
+}
+
 }  // namespace
 
 Status clear_graph_rows(Database& db) {
@@ -289,7 +382,7 @@ Result<uint64_t> write_graph_rows(Database& db, const ResourceGraph& g, uint64_t
     });
     RQ_TRY(failed);
     std::vector<SubsystemId> own;
-    for (VertexId v = 0; v < n; ++v) {
+    auto added = emit_rows(w, g, 0, static_cast<VertexId>(n), [&](VertexId v) -> const std::vector<SubsystemId>& {
         own.clear();
         if (own_one[v] != kNoId) own.push_back(own_one[v]);
         if (auto more = own_more.find(v); more != own_more.end()) {
@@ -297,15 +390,15 @@ Result<uint64_t> write_graph_rows(Database& db, const ResourceGraph& g, uint64_t
             // in path (subsystem) order, as own_keys() lists them
             std::sort(own.begin(), own.end());
         }
-        auto added = w.put(vertex_row(g, v, own));
-        if (!added) return added.error();
-        digest += *added;
-    }
+        return own;
+    });
+    if (!added) return added.error();
+    digest += *added;
     for (EdgeId e = 0; e < g.edge_capacity(); ++e) {
         if (!g.edge_alive(e) || first_in_edge(g, g.target(e)) == e) continue;
-        auto added = w.put(EdgeRow{e, g.source(e), g.target(e), g.subsystem(e)});
-        if (!added) return added.error();
-        digest += *added;
+        auto edge = w.put(EdgeRow{e, g.source(e), g.target(e), g.subsystem(e)});
+        if (!edge) return edge.error();
+        digest += *edge;
     }
     return digest;
 }
@@ -345,12 +438,21 @@ Result<uint64_t> write_graph_changes(Database& db, const ResourceGraph& g, const
         if (!added) return added.error();
         digest += *added;
     }
-    for (VertexId v : vertices) {
-        auto old = erase(db, "graph_vertex", " WHERE v = ?1", std::nullopt, v);
+    // The rows holding a changed vertex (a run: all of it) are written again.
+    auto ranges = vertex_ranges(db, vertices);
+    if (!ranges) return ranges.error();
+    std::vector<SubsystemId> own;
+    for (auto [from, to] : *ranges) {
+        auto old = erase_range(db, from, to);
         if (!old) return old.error();
         digest -= *old;
-        if (v >= g.num_vertices()) continue;
-        auto added = w.put(vertex_row(g, v, g.is_removed(v) ? std::vector<SubsystemId>{} : own_keys(g, v)));
+        to = std::min<int64_t>(to, static_cast<int64_t>(g.num_vertices()));
+        if (from >= to) continue;
+        auto added = emit_rows(w, g, static_cast<VertexId>(from), static_cast<VertexId>(to),
+                               [&](VertexId v) -> const std::vector<SubsystemId>& {
+                                   own = g.is_removed(v) ? std::vector<SubsystemId>{} : own_keys(g, v);
+                                   return own;
+                               });
         if (!added) return added.error();
         digest += *added;
     }

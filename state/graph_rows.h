@@ -13,10 +13,15 @@
 //   graph_count(id INTEGER PRIMARY KEY CHECK (id = 0), vertices, edges, digest)
 //       how many vertex ids and edge ids the graph has handed out (edge ids
 //       no row names were removed: they stay dead, so later ids match).
-//   graph_vertex(v INTEGER PRIMARY KEY, type, kind, id, rank, size,
-//                parent, edge, subsystem, name, uniq_id, removed, paths,
-//                indexed, digest)
-//       one row per vertex ever created. type: graph_type id; kind:
+//   graph_vertex(v INTEGER PRIMARY KEY, count, type, kind, id, id_step,
+//                rank, rank_step, size, parent, edge, subsystem, name,
+//                uniq_id, removed, paths, indexed, digest)
+//       every vertex ever created, in rows of consecutive ids: a row holds
+//       vertex v alone (count NULL), or a run of `count` vertices v, v+1,
+//       ... (at most 1,024) alike but for their ids and ranks (id + k *
+//       id_step, rank + k * rank_step; NULL steps are 0) whose columns
+//       from edge on are all NULL: the siblings a recipe generates take
+//       one row, not one each. type: graph_type id; kind:
 //       graph_kind id. parent: the source of v's first in-edge (NULL: no
 //       in-edge), edge: that edge's id (NULL: v - 1), subsystem: its
 //       subsystem (or, for a vertex without in-edge, the subsystem of its

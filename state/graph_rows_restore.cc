@@ -142,7 +142,7 @@ private:
         size_t next = 0;
         std::string name;
         RQ_TRY(each("SELECT v, type, kind, id, rank, size, parent, edge, subsystem, name, uniq_id, removed, paths,"
-                    " indexed, digest FROM graph_vertex ORDER BY v",
+                    " indexed, digest, count, id_step, rank_step FROM graph_vertex ORDER BY v",
                     [&](Statement& q) -> Status {
                         VertexRow r;
                         r.v = q.integer(0), r.type = q.integer(1), r.kind = q.integer(2), r.id = q.integer(3);
@@ -150,34 +150,52 @@ private:
                         r.parent = opt_integer(q, 6), r.edge = opt_integer(q, 7), r.subsystem = opt_integer(q, 8);
                         r.name = opt_text(q, 9), r.uniq_id = opt_integer(q, 10), r.removed = opt_integer(q, 11);
                         r.paths = opt_text(q, 12), r.indexed = opt_text(q, 13);
-                        std::string row = "graph_vertex row " + std::to_string(r.v);
-                        RQ_TRY(digest_of(r.digest(), q.integer(14), row));
-                        if (r.v != static_cast<int64_t>(next)) return bad_row(db_, row, "vertex ids not consecutive");
-                        return vertex(r, row, name, next++);
+                        r.count = opt_integer(q, 15), r.id_step = opt_integer(q, 16), r.rank_step = opt_integer(q, 17);
+                        auto row = [&] { return "graph_vertex row " + std::to_string(r.v); };
+                        if (r.digest() != static_cast<uint64_t>(q.integer(14)))
+                            return bad_row(db_, row(), "does not match its checksum");
+                        sum_ += r.digest();
+                        if (r.v != static_cast<int64_t>(next)) return bad_row(db_, row(), "vertex ids not consecutive");
+                        if (!r.count) return vertex(r, row, name, next++);
+                        // A run: every vertex alike but its id and rank.
+                        VertexRow one = r;
+                        one.count = one.id_step = one.rank_step = std::nullopt;
+                        if (*r.count < 2 || *r.count > kMaxRun || !one.plain() ||
+                            static_cast<size_t>(*r.count) > n_ - next)
+                            return bad_row(db_, row(), "a bad run of vertices");
+                        for (int64_t k = 0; k < *r.count; ++k) {
+                            one.v = r.v + k;
+                            one.id = r.id + k * r.id_step.value_or(0);
+                            one.rank = r.rank + k * r.rank_step.value_or(0);
+                            RQ_TRY(vertex(one, row, name, next++));
+                        }
+                        return ok_status();
                     }));
         if (next != n_) return bad_row(db_, "graph_vertex", std::to_string(next) + " rows for " + std::to_string(n_) + " vertices");
         return ok_status();
     }
 
-    Status vertex(const VertexRow& r, const std::string& row, std::string& name, size_t v) {
+    template <class Row>
+    Status vertex(const VertexRow& r, const Row& row, std::string& name, size_t v) {
+        if (v >= n_) return bad_row(db_, row(), "more vertices than graph_count says");
         auto in_range = [](const Opt& o, size_t limit) { return !o || (*o >= 0 && static_cast<size_t>(*o) < limit); };
-        if (r.type < 0 || static_cast<size_t>(r.type) >= g_->types().size()) return bad_row(db_, row, "no such type");
-        if (r.kind < 0 || static_cast<size_t>(r.kind) >= kinds_.size()) return bad_row(db_, row, "no such kind");
+        if (r.type < 0 || static_cast<size_t>(r.type) >= g_->types().size()) return bad_row(db_, row(), "no such type");
+        if (r.kind < 0 || static_cast<size_t>(r.kind) >= kinds_.size()) return bad_row(db_, row(), "no such kind");
         if (!in_range(r.parent, n_) || (r.parent && static_cast<size_t>(*r.parent) == v))
-            return bad_row(db_, row, "parent out of range");
-        if (!in_range(r.subsystem, g_->subsystems().size())) return bad_row(db_, row, "no such subsystem");
-        if (r.removed && *r.removed != 1) return bad_row(db_, row, "removed is neither NULL nor 1");
-        if (r.uniq_id && *r.uniq_id < 0) return bad_row(db_, row, "negative uniq_id");
+            return bad_row(db_, row(), "parent out of range");
+        if (!in_range(r.subsystem, g_->subsystems().size())) return bad_row(db_, row(), "no such subsystem");
+        if (r.removed && *r.removed != 1) return bad_row(db_, row(), "removed is neither NULL nor 1");
+        if (r.uniq_id && *r.uniq_id < 0) return bad_row(db_, row(), "negative uniq_id");
         int64_t e = r.edge ? *r.edge : static_cast<int64_t>(v) - 1;
         if (r.parent) {
-            if (e < 0 || static_cast<size_t>(e) >= m_) return bad_row(db_, row, "edge out of range");
-            if (edge_src_[static_cast<size_t>(e)] != kNoVertex) return bad_row(db_, row, "edge named twice");
+            if (e < 0 || static_cast<size_t>(e) >= m_) return bad_row(db_, row(), "edge out of range");
+            if (edge_src_[static_cast<size_t>(e)] != kNoVertex) return bad_row(db_, row(), "edge named twice");
             edge_src_[static_cast<size_t>(e)] = static_cast<VertexId>(*r.parent);
             edge_dst_[static_cast<size_t>(e)] = static_cast<VertexId>(v);
             edge_sub_[static_cast<size_t>(e)] = static_cast<SubsystemId>(r.subsystem.value_or(0));
             shape_.parent[v] = static_cast<VertexId>(*r.parent);
         }
-        if (r.removed && r.parent) return bad_row(db_, row, "a removed vertex with an edge");
+        if (r.removed && r.parent) return bad_row(db_, row(), "a removed vertex with an edge");
         shape_.subsystem[v] = static_cast<SubsystemId>(r.subsystem.value_or(0));
         shape_.removed[v] = r.removed ? 1 : 0;
         if (r.paths) shape_.paths[static_cast<VertexId>(v)] = *r.paths;
