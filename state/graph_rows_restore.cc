@@ -316,10 +316,9 @@ private:
             RQ_TRY(digest_of(r.digest(), q.integer(2), row));
             std::vector<int64_t> vs;
             if (!parse_ids(r.vertices, n_, vs) || vs.empty()) return bad_row(db_, row, "bad vertex list");
-            for (int64_t v : vs) {
-                if (shape_.removed[static_cast<size_t>(v)]) return bad_row(db_, row, "a removed vertex");
-                g_->index_path(static_cast<VertexId>(v), r.key);
-            }
+            // A removed vertex may stay under a key that is no longer its
+            // path (GRUG re-associations): detaching it erased only its paths.
+            for (int64_t v : vs) g_->index_path(static_cast<VertexId>(v), r.key);
             return ok_status();
         });
     }

@@ -183,26 +183,38 @@ void all_live_jobs(const Session& s, Dirty& out) {
         if (s.is_live(id)) add_job_vertices(s, id, out);
 }
 
-void graph_changes_before(Session& s, GraphChangeLog& log, Dirty& touched) {
-    all_live_jobs(s, touched);
+void graph_changes_before(Session& s, GraphChangeLog& log, bool tracking, Dirty& touched) {
+    if (tracking) all_live_jobs(s, touched);
     s.graph->set_change_log(&log);
 }
 
-void graph_changes_after(Session& s, GraphChangeLog& log, Dirty& touched) {
+// Returns false when the rows cannot hold the result: `remove` took
+// resources a job still holds, so the subtree plans above them now hold
+// more than their totals, and such an over-committed (resized) planner
+// answers from its history, which the journal replays and no row holds.
+bool graph_changes_after(Session& s, GraphChangeLog& log, bool tracking, Dirty& touched) {
     s.graph->set_change_log(nullptr);
-    all_live_jobs(s, touched);
+    if (tracking) all_live_jobs(s, touched);
     touched.graph.add(log);
     // Their own rows, and the subtree plans above them (re-installed).
     const ResourceGraph& g = *s.graph;
     std::vector<VertexId> stack(log.vertices.begin(), log.vertices.end());
     for (EdgeId e : log.edges)
         if (e < g.edge_capacity()) stack.push_back(g.source(e)), stack.push_back(g.target(e));
+    bool exact = true;
+    for (VertexId v : log.vertices)
+        if (const VertexSchedule* r = v < g.num_vertices() && g.is_removed(v) ? s.store->find(v) : nullptr)
+            exact = exact && r->allocations.empty() && r->reservations.empty();
+    if (!tracking) return exact;
+    std::set<VertexId> seen;
     while (!stack.empty()) {
         VertexId v = stack.back();
         stack.pop_back();
-        if (v >= g.num_vertices() || !touched.vertices.insert(v).second) continue;
+        if (v >= g.num_vertices() || !seen.insert(v).second) continue;
+        touched.vertices.insert(v);
         for (EdgeId e : g.in(v)) stack.push_back(g.source(e));
     }
+    return exact;
 }
 
 bool run_journaled(Session& s, const Args& args, const std::function<bool()>& run) {
@@ -221,13 +233,13 @@ bool run_journaled(Session& s, const Args& args, const std::function<bool()>& ru
     Dirty touched;
     if (tracking && s.is_live(job_argument(args))) add_job_vertices(s, job_argument(args), touched);
     GraphChangeLog graph_log;
-    const bool reshapes = tracking && changes_graph(args);
-    if (reshapes) graph_changes_before(s, graph_log, touched);
+    const bool reshapes = changes_graph(args);
+    if (reshapes) graph_changes_before(s, graph_log, tracking, touched);
     st.recording = &entry;
     bool quit = run();
     st.recording = nullptr;
     entry.touched_jobs = touched_jobs(args, before, s.next_jobid);
-    if (reshapes) graph_changes_after(s, graph_log, touched);
+    if (reshapes && !graph_changes_after(s, graph_log, tracking, touched)) st.rows_exact = false;
     if (row_command) {
         if (tracking) dirty_after(s, args, entry.touched_jobs, touched);
         for (auto& [key, d] : st.dirty) d.merge(touched);

@@ -177,7 +177,10 @@ protected:
                    r_path(one_of(canceled_with_r)).string() + " " + std::to_string(s.next_jobid) + " " +
                    std::to_string(pick(3) * 500) + " 600";
         if (dice < 66) return attach_command(s, op);
-        if (dice < 67) return "remove " + node + " true";
+        // Removing by path what a job holds leaves over-committed subtree
+        // plans, which only the journal reproduces: rows-only streams
+        // remove free nodes (and ranks, whose removal releases the jobs).
+        if (dice < 67 && (!rows_only() || free_subtree(s, node))) return "remove " + node + " true";
         if (dice < 68) return "remove " + std::to_string(pick(12)) + " false";
         if (dice < 76) return "set-status " + node + (pick(3) ? " up" : " down");
         if (dice < 81) return "set-property " + node + " color=c" + std::to_string(pick(3));
@@ -206,6 +209,19 @@ protected:
         if (dice < 80) return "advance " + std::to_string(pick(4) * 250);
         if (dice < 82) return "run";
         return pick(2) ? "queue" : "time";
+    }
+
+    static bool free_subtree(const Session& s, const std::string& path) {
+        const ResourceGraph& g = *s.graph;
+        std::vector<VertexId> stack = g.at_path(path);
+        while (!stack.empty()) {
+            VertexId v = stack.back();
+            stack.pop_back();
+            if (const VertexSchedule* r = s.store->find(v); r && (!r->allocations.empty() || !r->reservations.empty()))
+                return false;
+            for (EdgeId e : g.out(v)) stack.push_back(g.target(e));
+        }
+        return true;
     }
 
     std::string attach_command(Session& s, int op) {
