@@ -194,8 +194,10 @@ void graph_changes_before(Session& s, GraphChangeLog& log, bool tracking, Dirty&
 // answers from its history, which the journal replays and no row holds.
 bool graph_changes_after(Session& s, GraphChangeLog& log, bool tracking, Dirty& touched) {
     s.graph->set_change_log(nullptr);
-    if (tracking) all_live_jobs(s, touched);
-    touched.graph.add(log);
+    if (tracking) {
+        all_live_jobs(s, touched);
+        touched.graph.add(log);
+    }
     // Their own rows, and the subtree plans above them (re-installed).
     const ResourceGraph& g = *s.graph;
     std::vector<VertexId> stack(log.vertices.begin(), log.vertices.end());
