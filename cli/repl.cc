@@ -36,6 +36,8 @@ int fail_startup(const Status& failed) {
     return 1;
 }
 
+}  // namespace
+
 void print_graph_stats(const ResourceGraph& g, double load_seconds) {
     std::cout << "INFO: Graph Load Time: " << load_seconds << "\n"
               << "INFO: Vertex Count: " << g.num_vertices() << "\n"
@@ -49,6 +51,8 @@ void print_graph_stats(const ResourceGraph& g, double load_seconds) {
         std::cout << "INFO: number of vertices with rank " << rank << ": " << vertices.size() << "\n";
     std::cout.flush();
 }
+
+namespace {
 
 // The resource paths one level below the word's parent path, in the
 // dominant subsystem (the roots when the word has no parent).

@@ -17,4 +17,7 @@ int run_session(const Options& options);
 // traverser and writer. The error message is the start-up message to print.
 Status init_session(Session& session, const Options& options, const std::string& source_text);
 
+// The -e start-up lines: load time and the graph's counts.
+void print_graph_stats(const ResourceGraph& graph, double load_seconds);
+
 }  // namespace rq

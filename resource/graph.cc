@@ -78,6 +78,7 @@ VertexId ResourceGraph::add_vertex(const VertexSpec& spec) {
     last_rank_.list->push_back(v);
     if (name_count_.size() <= name_.back()) name_count_.resize(name_.back() + 1u, 0);
     if (name_count_[name_.back()]++ == 0) ++distinct_names_;
+    if (log_) log_->vertices.push_back(v);
     return v;
 }
 
@@ -96,6 +97,7 @@ EdgeId ResourceGraph::add_edge(VertexId src, VertexId dst, SubsystemId s) {
     append(in_head_[dst], in_tail_[dst], in_next_, e);
     ++live_edges_;
     if (ChildOrder* order = child_order_of(src)) order->insert(OrderedChild{UINT64_MAX, uniq_id(dst), e});
+    if (log_) log_->edges.push_back(e);
     return e;
 }
 
@@ -110,6 +112,7 @@ EdgeId ResourceGraph::add_or_reuse_edge(VertexId src, VertexId dst, SubsystemId 
         EdgeId found = edge_dst_[o] == dst ? o : edge_src_[i] == src ? i : kNoEdge;
         if (found != kNoEdge) {
             edge_sub_[found] = s;
+            if (log_) log_->edges.push_back(found);
             return found;
         }
         o = out_next_[o];
@@ -127,6 +130,7 @@ void ResourceGraph::remove_edge(EdgeId e) {
     if (ChildOrder* order = child_order_of(src)) order->erase(OrderedChild{weight(e), uniq_id(dst), e});
     edge_sub_[e] = kNoId;
     --live_edges_;
+    if (log_) log_->edges.push_back(e);
 }
 
 void ResourceGraph::append(EdgeId& head, EdgeId& tail, std::vector<EdgeId>& next, EdgeId e) {
@@ -261,17 +265,20 @@ void ResourceGraph::set_path(VertexId v, SubsystemId s, std::string_view text) {
             });
         }
         if (found) {
+            if (log_) log_->vertices.push_back(v);
             NameId leaf_id = leaf == name(v) ? name_[v] : strings_.intern(leaf);
             link_entry(v, add_entry(prefix, leaf_id, s, true));
             return;
         }
     }
+    if (log_) log_->vertices.push_back(v);
     auto t = static_cast<uint32_t>(path_texts_.size());
     path_texts_.push_back(path_text_.store(text));
     link_entry(v, add_entry(kNoPath, t, s, false));
 }
 
 void ResourceGraph::set_path_below(VertexId v, SubsystemId s, VertexId parent, SubsystemId parent_s) {
+    if (log_) log_->vertices.push_back(v);
     uint32_t prefix = parent == kNoVertex ? kNoPath : find_entry(parent, parent_s);
     link_entry(v, add_entry(prefix, name_[v], s, true));
 }
@@ -287,6 +294,7 @@ void ResourceGraph::index_path(VertexId v, std::string_view text) {
         path_texts_.push_back(path_text_.store(text));
         ref = add_entry(kNoPath, t, kNoId, false);
     }
+    if (log_) log_->keys.emplace_back(text);
     by_path_.add_deferred(text, ref, v);
 }
 
@@ -356,6 +364,7 @@ void ResourceGraph::detach_vertices(const std::vector<VertexId>& doomed) {
         if (flags_[v] & kRemoved) continue;
         flags_[v] |= kRemoved;
         fresh.push_back(v);
+        if (log_) log_->vertices.push_back(v);
         types.push_back(type_[v]);
         ranks.push_back(rank_[v]);
     }
@@ -365,6 +374,7 @@ void ResourceGraph::detach_vertices(const std::vector<VertexId>& doomed) {
         if (ChildOrder* order = child_order_of(src)) order->erase(OrderedChild{weight(e), uniq_id(dst), e});
         edge_sub_[e] = kNoId;
         --live_edges_;
+        if (log_) log_->edges.push_back(e);
         for (VertexId end : {src, dst})
             if (!(flags_[end] & kRemoved)) neighbours.push_back(end);
     };
@@ -377,6 +387,7 @@ void ResourceGraph::detach_vertices(const std::vector<VertexId>& doomed) {
             text.clear();
             append_path(p, text);
             by_path_.erase(text, path_texts());
+            if (log_) log_->keys.push_back(text);
         }
         first_path_[v] = kNoPath;
         if (name_[v] < name_count_.size() && name_count_[name_[v]] > 0 && --name_count_[name_[v]] == 0)

@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -81,6 +82,16 @@ struct OrderedChild {
 // match on a flat machine (thousands of nodes under one vertex) from
 // growing with its size.
 using ChildOrder = std::set<OrderedChild>;
+
+// What changed in a graph while a change log is attached (the state
+// file's graph rows, state/graph_rows.h): vertices added, detached or
+// given a path, edges added or removed, by-path keys added or erased.
+struct GraphChangeLog {
+    std::vector<VertexId> vertices;
+    std::vector<EdgeId> edges;
+    std::vector<std::string> keys;
+    bool empty() const { return vertices.empty() && edges.empty() && keys.empty(); }
+};
 
 class ResourceGraph {
     // The by-path index's view of key texts (path entries).
@@ -235,6 +246,27 @@ public:
     int64_t nodes_up = 0;
     void recount_nodes_up();
 
+    // ---- the state file's graph rows (resource/graph_rows_access.cc) ----
+    uint32_t kind(VertexId v) const { return kind_[v]; }
+    size_t kind_count() const { return kinds_.size(); }
+    std::string_view kind_basename(uint32_t k) const { return strings_.get(kinds_[k].basename); }
+    std::string_view kind_unit(uint32_t k) const { return strings_.get(kinds_[k].unit); }
+    bool has_explicit_uniq_ids() const { return !uniq_id_.empty(); }
+    // Whether v's only path is the one set_path_below(v, s, parent, s)
+    // makes (parent's path in s, or "" for kNoVertex, + "/" + v's name).
+    bool path_is_below(VertexId v, SubsystemId s, VertexId parent) const;
+    // Calls fn(vertices, own, text) for each key of the by-path index:
+    // `own` is the subsystem of the first path of its only vertex with the
+    // key's text (kNoId if none, or several vertices); `text` is the key's
+    // text when `own` is kNoId (empty otherwise).
+    void for_each_path_key(
+        const std::function<void(const std::vector<VertexId>&, SubsystemId, std::string_view)>& fn) const;
+    // Appends an edge that is dead from the start: restores the ids a
+    // removal left unused, so that later edges keep theirs.
+    EdgeId add_dead_edge();
+    // Records changes into `log` from now on (nullptr: stop).
+    void set_change_log(GraphChangeLog* log) { log_ = log; }
+
     // Approximate heap bytes used by the graph, for the memory report.
     size_t bytes() const;
 
@@ -341,6 +373,7 @@ private:
         }
     };
     RankCache last_rank_;
+    GraphChangeLog* log_ = nullptr;
 
 
 public:

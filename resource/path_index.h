@@ -99,6 +99,27 @@ public:
         } while (n != key.more);
     }
 
+    // Calls fn(ref, vertices) for each live key, in slot order (the
+    // state file's rows read the whole index this way).
+    template <class Texts, class Fn>
+    void for_each_key(const Texts& texts, Fn&& fn) const {
+        place_deferred(texts);
+        std::vector<Vertex> list;
+        for (uint32_t s : slots_) {
+            if (s == kNone || s == kTomb || keys_[s].first == kNone) continue;
+            const Key& key = keys_[s];
+            list.assign(1, key.first);
+            if (key.more != kNone) {
+                uint32_t n = key.more;
+                do {
+                    n = nodes_[n].next;
+                    list.push_back(nodes_[n].vertex);
+                } while (n != key.more);
+            }
+            fn(key.ref, list);
+        }
+    }
+
     template <class Texts>
     bool contains(std::string_view path, const Texts& texts) const {
         return find_key(path, texts) != kNone;

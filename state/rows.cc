@@ -282,7 +282,8 @@ bool is_row_command(const std::string& word) {
     if (is_queue_row_command(word)) return true;  // state/queue_rows.h
     const Command* c = find_command(word);
     if (c == nullptr) return false;
-    for (const char* name : {"match", "multi-match", "update", "cancel", "partial-cancel", "set-status", "set-property"})
+    for (const char* name : {"match", "multi-match", "update", "cancel", "partial-cancel", "set-status", "set-property",
+                             "attach", "remove"})
         if (std::strcmp(c->name, name) == 0) return true;
     return false;
 }

@@ -23,6 +23,7 @@
 #include <string>
 
 #include "cli/session.h"
+#include "state/graph_rows.h"
 #include "state/sqlite_db.h"
 #include "utilities/result.h"
 
@@ -37,7 +38,9 @@ struct Dirty {
     bool all = false;
     std::set<VertexId> vertices;
     std::set<std::pair<VertexId, int64_t>> jobs;
+    GraphDirty graph;  // graph rows (attach, remove), kept even when `all`
     void merge(const Dirty& o) {
+        graph.merge(o.graph);
         all = all || o.all;
         if (all) return;
         vertices.insert(o.vertices.begin(), o.vertices.end());
@@ -45,6 +48,7 @@ struct Dirty {
     }
     void clear() {
         all = false;
+        graph.clear();
         vertices.clear();
         jobs.clear();
     }
@@ -52,8 +56,8 @@ struct Dirty {
 
 // Whether a journaled command keeps every effect in rows (match,
 // multi-match, update, cancel, partial-cancel, set-status, set-property,
-// and the queue's and pools' commands, state/queue_rows.h, unless the
-// queue is JQM's).
+// attach, remove, and the queue's and pools' commands, state/queue_rows.h,
+// unless the queue is JQM's).
 bool is_row_command(const std::string& word);
 
 // Adds the vertices holding records of live job `job` and the job's rows

@@ -1,5 +1,6 @@
 #include "state/session_state.h"
 
+#include <chrono>
 #include <cinttypes>
 #include <cstdlib>
 #include <cstdio>
@@ -12,6 +13,7 @@
 
 #include "cli/command_table.h"
 #include "cli/repl.h"
+#include "session/build.h"
 #include "state/journal.h"
 #include "state/queue_rows.h"
 #include "state/rows.h"
@@ -195,6 +197,55 @@ void add_property_jobs(const Session& s, const Args& args, std::vector<int64_t>&
             for (JobId j : r->tags) jobs.push_back(j);
 }
 
+// attach and remove: the graph logs what they add and detach; every
+// live job's records may change (remove releases what a job held on what
+// goes, and both re-install the subtree plans of the ancestors).
+bool changes_graph(const Args& args) {
+    const Command* c = find_command(args[0]);
+    return c != nullptr && (std::strcmp(c->name, "attach") == 0 || std::strcmp(c->name, "remove") == 0);
+}
+
+void all_live_jobs(const Session& s, Dirty& out) {
+    for (auto& [id, job] : s.jobs)
+        if (s.is_live(id)) add_job_vertices(s, id, out);
+}
+
+void graph_changes_before(Session& s, GraphChangeLog& log, bool tracking, Dirty& touched) {
+    if (tracking) all_live_jobs(s, touched);
+    s.graph->set_change_log(&log);
+}
+
+// Returns false when the rows cannot hold the result: `remove` took
+// resources a job still holds, so the subtree plans above them now hold
+// more than their totals, and such an over-committed (resized) planner
+// answers from its history, which the journal replays and no row holds.
+bool graph_changes_after(Session& s, GraphChangeLog& log, bool tracking, Dirty& touched) {
+    s.graph->set_change_log(nullptr);
+    if (tracking) {
+        all_live_jobs(s, touched);
+        touched.graph.add(log);
+    }
+    // Their own rows, and the subtree plans above them (re-installed).
+    const ResourceGraph& g = *s.graph;
+    std::vector<VertexId> stack(log.vertices.begin(), log.vertices.end());
+    for (EdgeId e : log.edges)
+        if (e < g.edge_capacity()) stack.push_back(g.source(e)), stack.push_back(g.target(e));
+    bool exact = true;
+    for (VertexId v : log.vertices)
+        if (const VertexSchedule* r = v < g.num_vertices() && g.is_removed(v) ? s.store->find(v) : nullptr)
+            exact = exact && r->allocations.empty() && r->reservations.empty();
+    if (!tracking) return exact;
+    std::set<VertexId> seen;
+    while (!stack.empty()) {
+        VertexId v = stack.back();
+        stack.pop_back();
+        if (v >= g.num_vertices() || !seen.insert(v).second) continue;
+        touched.vertices.insert(v);
+        for (EdgeId e : g.in(v)) stack.push_back(g.source(e));
+    }
+    return exact;
+}
+
 bool run_journaled(Session& s, const Args& args, const std::function<bool()>& run) {
     SessionState& st = state_of(s);
     if (st.replay != nullptr || is_read_only(args[0])) return run();
@@ -210,6 +261,9 @@ bool run_journaled(Session& s, const Args& args, const std::function<bool()>& ru
     const bool tracking = row_command && (st.live.is_open() || !st.dirty.empty());
     Dirty touched;
     if (tracking && s.is_live(job_argument(args))) add_job_vertices(s, job_argument(args), touched);
+    GraphChangeLog graph_log;
+    const bool reshapes = changes_graph(args);
+    if (reshapes) graph_changes_before(s, graph_log, tracking, touched);
     st.recording = &entry;
     watch_queue(s);
     if (tracking) st.queue_dirty = &touched;
@@ -218,6 +272,7 @@ bool run_journaled(Session& s, const Args& args, const std::function<bool()>& ru
     watch_queue(s);
     st.recording = nullptr;
     entry.touched_jobs = touched_jobs(args, before, s.next_jobid);
+    if (reshapes && !graph_changes_after(s, graph_log, tracking, touched)) st.rows_exact = false;
     if (row_command) {
         if (tracking) dirty_after(s, args, entry.touched_jobs, touched);
         for (auto& [key, d] : st.dirty) d.merge(touched);
@@ -280,6 +335,21 @@ std::string first_line(std::string message) {
     return message.substr(0, message.find('\n'));
 }
 
+// The session over the graph the rows describe (what init_session does
+// over a parsed source).
+Status start_from_graph_rows(Session& s, const Options& o, Database& db, uint64_t& graph_sum) {
+    auto start = std::chrono::steady_clock::now();
+    auto graph = read_graph_rows(db, graph_sum);
+    if (!graph) return graph.error();
+    s.options = o;
+    s.graph = std::move(*graph);
+    Status ready = finish_session(s);
+    if (!ready) return make_error(Errc::kInvalid, db.path() + ": the saved session does not start: " + first_line(ready.message()));
+    if (o.elapse_time)
+        print_graph_stats(*s.graph, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    return ok_status();
+}
+
 Status resume(Session& s, const Options& given, const std::string& path, Database& db) {
     RQ_TRY(open_existing(db, path));
     auto snap = read_snapshot(db);
@@ -296,7 +366,14 @@ Status resume(Session& s, const Options& given, const std::string& path, Databas
     o.fail_fast = given.fail_fast;
     o.no_history = given.no_history;
     o.events_json = given.events_json;
-    Status ready = init_session(s, o, snap->source);
+    auto graph_rows = has_graph_rows(db);
+    if (!graph_rows) return graph_rows.error();
+    const bool from_graph_rows = snap->rows_exact && *graph_rows;
+    uint64_t graph_sum = 0;
+    // From the graph rows: no parse of the source (nor detection of the
+    // machine for -f local / hwloc without -L).
+    Status ready = from_graph_rows ? start_from_graph_rows(s, o, db, graph_sum) : init_session(s, o, snap->source);
+    if (!ready && from_graph_rows) return ready;
     if (!ready) return make_error(Errc::kInvalid, path + ": the saved session does not start: " + first_line(ready.message()));
     attach_journal(s, snap->source);
     SessionState& st = state_of(s);
@@ -309,7 +386,7 @@ Status resume(Session& s, const Options& given, const std::string& path, Databas
         replay(s);
         return ok_status();
     }
-    Status restored = restore_rows(db, s, snap->rows_digest);
+    Status restored = restore_rows(db, s, snap->rows_digest - graph_sum);
     if (!restored) return restored.error();
     s.next_jobid = snap->next_jobid;
     RQ_TRY(restore_queue_rows(db, s));

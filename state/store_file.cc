@@ -193,7 +193,7 @@ Result<bool> holds_session(Database& db) {
     if (v != kSchemaVersion)
         return make_error(Errc::kInvalid, db.path() + ": unsupported state schema version " + std::to_string(v) +
                                               " (this resource-query reads version " + std::to_string(kSchemaVersion) +
-                                              "; save the session again with the version that wrote it)");
+                                              "; resume it with the resource-query that saved it)");
     return true;
 }
 
@@ -213,12 +213,14 @@ Result<Mark> write_whole(Database& db, const Session& s, const std::string& sour
     RQ_TRY(db.exec(kSchema));
     RQ_TRY(db.exec(kRowSchema));
     RQ_TRY(db.exec(kQueueSchema));
+    RQ_TRY(db.exec(kGraphRowSchema));
     RQ_TRY(db.exec("PRAGMA application_id = " + std::to_string(kApplicationId) +
                    "; PRAGMA user_version = " + std::to_string(kSchemaVersion) +
                    "; DELETE FROM meta; DELETE FROM source; DELETE FROM blob; DELETE FROM journal;"
                    " DELETE FROM journal_input;"));
     RQ_TRY(clear_rows(db));
     RQ_TRY(clear_queue_rows(db));
+    RQ_TRY(clear_graph_rows(db));
     Mark mark = extended(Mark{session_id}, journal);
     auto meta = meta_of(s, journal, session_id);
     meta["options_digest"] = hex(options_digest(meta));
@@ -233,6 +235,8 @@ Result<Mark> write_whole(Database& db, const Session& s, const std::string& sour
         Dirty every;
         every.all = true;
         digest = write_vertex_rows(db, s, every, *digest);
+        if (!digest) return digest.error();
+        digest = write_graph_rows(db, *s.graph, *digest);
         if (!digest) return digest.error();
     }
     QueueDelta queue;
@@ -274,12 +278,15 @@ Result<Mark> write_changes(Database& db, const Session& s, const Journal& journa
     if (rows_exact && was_exact) {
         digest = write_vertex_rows(db, s, dirty, *digest);
         if (!digest) return digest.error();
+        digest = write_graph_changes(db, *s.graph, dirty.graph, *digest);
+        if (!digest) return digest.error();
         RQ_TRY(write_queue_changes(db, s, journal, mark.entries, mark.queue, queue));
     } else if (was_exact) {
         RQ_TRY(clear_queue_rows(db));
         // From now on the journal alone is the state: the vertex rows go.
         for (const char* table : {"vertex", "span", "vertex_job", "subtree", "multispan"})
             RQ_TRY(db.exec(std::string("DELETE FROM ") + table));
+        RQ_TRY(clear_graph_rows(db));
         std::set<int64_t> all;
         for (auto& [id, job] : s.jobs) all.insert(id);
         RQ_TRY(db.exec("DELETE FROM job"));

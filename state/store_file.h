@@ -1,7 +1,7 @@
 // The state file: one SQLite database holding a session (schema below).
 //
 // Schema (version 4; PRAGMA application_id = 0x52515354 "RQST",
-// PRAGMA user_version = 4; versions 1 to 3 are refused by number):
+// PRAGMA user_version = 4; older versions are refused, naming both):
 //
 //   meta(key TEXT PRIMARY KEY, value TEXT)
 //       schema, session (a random id fixed by the first whole save),
@@ -29,16 +29,24 @@
 //                 PRIMARY KEY (seq, ord))
 //       the files command `seq` read (blob -1: it could not read it).
 //   job, vertex, subtree, vertex_job, span, multispan
-//       the rows (state/rows.h): the job table, and per vertex what the
-//       session changed since the source was loaded.
+//       the rows (state/rows.h): the job table, and per vertex its status,
+//       properties, weights and schedule records.
+//   graph_type, graph_subsystem, graph_kind, graph_count, graph_vertex,
+//   graph_edge, graph_index
+//       the graph itself (state/graph_rows.h): every vertex with every
+//       attribute, every edge, the subsystems and roots, the paths and the
+//       by-path index.
 //   queue_state, queue_job, queue_source
 //       the simulated queue (state/queue_rows.h): clock, counters, the last
 //       pass's reservations and the queues' configuration; every pending,
 //       reserved and running job; the text each job was submitted with.
 //
-// Resuming restores the rows onto the loaded source when rows_exact is 1
-// (only row commands ran: state/rows.h is_row_command, and no JQM queue),
-// else replays the journal (state/session_state.cc).
+// Resuming builds the graph from the graph rows and restores the other
+// rows onto it when rows_exact is 1 (the source blob is then history);
+// else it re-parses the source and replays the journal
+// (state/session_state.cc). Commands that keep their effects in rows:
+// see is_row_command (state/rows.h); any other, and a JQM queue, clears
+// rows_exact.
 #pragma once
 
 #include <string>

@@ -28,6 +28,11 @@ void DfuTraverser::detach_subtrees(const std::vector<VertexId>& roots) {
             if (graph_.subsystem(e) == dominant()) stack.push_back(graph_.target(e));
     }
     graph_.detach_vertices(collected);
+    // Their subtree plans go too (no walk reaches them again): the store
+    // is then what installing the filters on the graph as it is makes,
+    // which a session resumed from the state file's rows relies on.
+    for (VertexId u : collected)
+        for (size_t slot = 0; slot < subsystems_.size(); ++slot) store_.drop_subtree(u, slot);
 }
 
 Status DfuTraverser::remove_path(const std::string& path) {
