@@ -283,6 +283,12 @@ bool run_journaled(Session& s, const Args& args, const std::function<bool()>& ru
     }
     entry.timing = timing_of(s, entry.touched_jobs);
     if (row_command) add_property_jobs(s, args, entry.touched_jobs);
+    // remove releases what jobs held on what went (their R and window in
+    // the job table change); attach and remove touch every live job's
+    // records already (graph_changes_before).
+    if (reshapes)
+        for (auto& [id, job] : s.jobs)
+            if (s.is_live(id)) entry.touched_jobs.push_back(id);
     st.journal.entries.push_back(std::move(entry));
     if (st.live.is_open()) {
         auto mark = write_changes(st.live, s, st.journal, st.live_mark, st.rows_exact, st.live_dirty);

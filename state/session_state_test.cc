@@ -322,6 +322,17 @@ const std::pair<const char*, int> kRowTables[] = {{"vertex", 9},    {"subtree", 
                                                   {"span", 8},      {"multispan", 6}, {"job", 9},
                                                   {"queue_job", 19}, {"queue_state", 9}, {"queue_source", 3}};
 
+// The rows only one side holds, one per line ("whole: ..." / "changes: ..."),
+// so that a failure names what differs rather than printing both tables.
+std::string row_difference(const std::set<std::string>& whole, const std::set<std::string>& changes) {
+    std::string out;
+    for (auto& r : whole)
+        if (!changes.count(r)) out += "whole: " + r + "\n";
+    for (auto& r : changes)
+        if (!whole.count(r)) out += "changes: " + r + "\n";
+    return out;
+}
+
 std::set<std::string> table_rows(const std::string& path, const char* table, int columns) {
     Database db;
     EXPECT_TRUE(db.open(path, false).ok()) << path;
@@ -389,7 +400,7 @@ TEST_P(StateRandom, ResumedSessionsPrintWhatTheUninterruptedOnePrints) {
             const std::string whole_file = (dir_ / "whole.db").string();
             ASSERT_TRUE(save(*session, whole_file, false).ok());
             for (auto& [table, columns] : kRowTables)
-                ASSERT_EQ(table_rows(whole_file, table, columns), table_rows(file, table, columns))
+                ASSERT_EQ("", row_difference(table_rows(whole_file, table, columns), table_rows(file, table, columns)))
                     << table << " after op " << op << ": " << commands[static_cast<size_t>(op)];
         }
         if (cuts() % 4 != 0) continue;
@@ -539,7 +550,18 @@ void DamagedRows::damage_and_resume(bool rows) {
             std::string out = run(*s, next_command(*s, op));
             keep_r(*s, before, out);
         }
+        if (!rows) {
+            // A file the journal holds: removing a node a job holds leaves
+            // over-committed subtree plans, which no row holds.
+            for (int n = 0; n < 10; ++n) {
+                const std::string node = "/cluster0/node" + std::to_string(n);
+                if (free_subtree(*s, node)) continue;
+                run(*s, "remove " + node + " true");
+                break;
+            }
+        }
         ASSERT_TRUE(save(*s, file, false).ok());
+        ASSERT_EQ(rows ? "1" : "0", meta(file, "rows_exact"));
         list = run(*s, "list");
     }  // closed: the write-ahead log is folded back into the file
     std::ifstream in(file, std::ios::binary);
