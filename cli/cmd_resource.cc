@@ -7,6 +7,19 @@
 
 namespace rq {
 
+namespace {
+
+// The vertices at `path`; when there are none, says so in the original's
+// words (`couldnt` for set-property's spelling) and returns nothing.
+std::vector<VertexId> vertices_at(Session& s, const std::string& path, bool couldnt = false) {
+    auto vertices = s.graph->at_path(path);
+    if (vertices.empty())
+        s.out() << (couldnt ? "Couldn't" : "Could not") << " find path " << path << " in resource graph.\n";
+    return vertices;
+}
+
+}  // namespace
+
 Next cmd_set_property(Session& s, const Args& args) {
     if (args.size() != 3) return malformed();
     const std::string& path = args[1];
@@ -17,11 +30,8 @@ Next cmd_set_property(Session& s, const Args& args) {
                 << "Please use `set-property <resource> PROPERTY=VALUE`.\n";
         return Next::kFailed;
     }
-    auto vertices = s.graph->at_path(path);
-    if (vertices.empty()) {
-        s.out() << "Couldn't find path " << path << " in resource graph.\n";
-        return Next::kFailed;
-    }
+    auto vertices = vertices_at(s, path, true);
+    if (vertices.empty()) return Next::kFailed;
     for (VertexId v : vertices) s.graph->set_property(v, kv.substr(0, eq), kv.substr(eq + 1));
     return Next::kContinue;
 }
@@ -29,11 +39,8 @@ Next cmd_set_property(Session& s, const Args& args) {
 Next cmd_get_property(Session& s, const Args& args) {
     if (args.size() != 2) return malformed();
     const std::string& path = args[1];
-    auto vertices = s.graph->at_path(path);
-    if (vertices.empty()) {
-        s.out() << "Could not find path " << path << " in resource graph.\n";
-        return Next::kFailed;
-    }
+    auto vertices = vertices_at(s, path);
+    if (vertices.empty()) return Next::kFailed;
     for (VertexId v : vertices) {
         const PropertyMap* props = s.graph->properties(v);
         if (props == nullptr) {
@@ -48,10 +55,7 @@ Next cmd_get_property(Session& s, const Args& args) {
 Next cmd_set_status(Session& s, const Args& args) {
     if (args.size() != 3) return malformed();
     const std::string& path = args[1];
-    if (s.graph->at_path(path).empty()) {
-        s.out() << "Could not find path " << path << " in resource graph.\n";
-        return Next::kFailed;
-    }
+    if (vertices_at(s, path).empty()) return Next::kFailed;
     if (args[2] != "up" && args[2] != "down") {
         std::cerr << "ERROR: unrecognized status" << std::endl;
         return Next::kFailed;
@@ -63,11 +67,8 @@ Next cmd_set_status(Session& s, const Args& args) {
 Next cmd_get_status(Session& s, const Args& args) {
     if (args.size() != 2) return malformed();
     const std::string& path = args[1];
-    auto vertices = s.graph->at_path(path);
-    if (vertices.empty()) {
-        s.out() << "Could not find path " << path << " in resource graph.\n";
-        return Next::kFailed;
-    }
+    auto vertices = vertices_at(s, path);
+    if (vertices.empty()) return Next::kFailed;
     for (VertexId v : vertices) s.out() << path << (s.graph->is_up(v) ? " is up" : " is down") << "\n";
     return Next::kContinue;
 }
