@@ -1,53 +1,14 @@
-// Command-line options of resource-query (spec/cli.md §1, §2).
+// Command-line options of resource-query (spec/cli.md §1, §2): argv to
+// the session's Options (session/options.h).
 #pragma once
 
-#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "session/options.h"
 #include "utilities/result.h"
 
 namespace rq {
-
-struct Options {
-    std::string load_file = "conf/default";
-    std::string load_format = "grug";
-    std::string load_allowlist;  // hwloc only
-    std::string match_subsystems = "CA";
-    std::vector<std::string> subsystems = {"containment"};  // resolved -S, dominant first
-    std::string match_policy = "first";
-    std::string traverser = "simple";
-    std::string match_format = "simple";
-    std::string prune_filters = "ALL:core,ALL:node";
-    std::string test_output;     // -t
-    std::string state_file;      // --state: journal every command there
-    std::string graph_format = "dot";
-    std::string graph_output;    // -o BASE
-    bool elapse_time = false;
-    bool disable_prompt = false;
-    bool show_help = false;
-    bool show_version = false;   // --version
-    // Additions of our own (long options only, so the reference's short
-    // option string stays as it is): README "Scripting and the REPL".
-    bool no_history = false;     // --no-history: don't read or write ~/.resource_query_history
-    bool fail_fast = false;      // --fail-fast: a script stops, exit 1, at the first failed command
-    bool json = false;           // --json: every output line is one JSON value
-    // -f hwloc without -L: detect the machine resource-query runs on.
-    bool load_local_machine = false;
-    // --resource NAME=DEF (HyperQueue pools; pools/), in order.
-    std::vector<std::string> pool_resources;
-    // The simulated queue (queue/, README "Queues in simulated time").
-    std::string queue_policy = "fcfs";  // --queue-policy
-    int64_t queue_depth = 32;           // --queue-depth (0 = all)
-    int64_t reservation_depth = 0;      // --reservation-depth (hybrid)
-    std::string events_json;            // --events-json FILE
-    std::string queues_file;            // -Q queues.yaml (JQM queues and resource managers)
-    std::string replay;                 // --replay TRACE (.swf or YAML job list)
-    bool replay_shift = false;          // --replay-shift: first submit at 0
-    bool replay_nodes = false;          // --replay-nodes: SWF processors are whole nodes
-    std::string replay_csv;             // --replay-csv FILE (default: output stream)
-    bool replay_exhaustive = false;     // --replay-exhaustive: no pass reuse (the oracle)
-};
 
 // Parses argv. On a usage error the Error's message is the line to print
 // before the usage text (e.g. "[ERROR] unknown format for --load-format:
@@ -61,8 +22,5 @@ const char* usage_text();
 
 // The line --version prints.
 std::string version_line();
-
-// Resolves a -S selector (e.g. "C+PA") to subsystem names, dominant first.
-Result<std::vector<std::string>> resolve_subsystems(const std::string& selector);
 
 }  // namespace rq

@@ -80,7 +80,9 @@ TEST(Strategy, TightPrefersTheFullestGroupThatFits) {
         auto take = choose_groups(Strategy::kTight, s.amount, s.free, s.capacity);
         ASSERT_TRUE(take);
         for (size_t g = 0; g < take->size(); ++g)
-            if ((*take)[g] > 0) EXPECT_EQ(s.free[g], least);
+            if ((*take)[g] > 0) {
+                EXPECT_EQ(s.free[g], least);
+            }
     }
 }
 
@@ -115,7 +117,9 @@ TEST(Strategy, ScatterUsesTheMostGroupsAndSpreadsEvenly) {
         // Even: a group below the largest share gave everything it had.
         int64_t top = *std::max_element(take->begin(), take->end());
         for (size_t g = 0; g < take->size(); ++g)
-            if ((*take)[g] < top - 1) EXPECT_EQ((*take)[g], s.free[g]);
+            if ((*take)[g] < top - 1) {
+                EXPECT_EQ((*take)[g], s.free[g]);
+            }
     }
 }
 

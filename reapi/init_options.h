@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "cli/options.h"
+#include "session/options.h"
 #include "utilities/result.h"
 
 namespace rq::reapi {

@@ -297,7 +297,9 @@ TEST(ReapiCli, ThreadsShareOneContext) {
         bool reserved = false;
         int64_t at = 0;
         double ov = 0;
-        if (reapi_cli_info(x.c, id, &mode, &reserved, &at, &ov) == 0) EXPECT_EQ(take(mode), "CANCELED") << id;
+        if (reapi_cli_info(x.c, id, &mode, &reserved, &at, &ov) == 0) {
+            EXPECT_EQ(take(mode), "CANCELED") << id;
+        }
     }
 }
 

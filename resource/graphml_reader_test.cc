@@ -103,8 +103,9 @@ TEST(GraphmlReader, EveryRecipeRoundTrips) {
         EXPECT_EQ("", difference(text, graphml_of(reloaded))) << source.path;
         // JGF as a second view (skipped on the Sierra-sized recipe, whose
         // JGF round trip graph_export_test.cc already covers: time).
-        if (original.num_vertices() < 100000)
+        if (original.num_vertices() < 100000) {
             EXPECT_EQ("", difference(jgf_of(original), jgf_of(reloaded))) << source.path;
+        }
     }
     EXPECT_GE(loaded_count, 20u) << "of " << all.size() << " sources";
 }

@@ -181,7 +181,7 @@ public:
     // holds width() values.
     void add(int64_t id, const int64_t* row) {
         ids_.push_back(id);
-        values_.insert(values_.end(), row, row + width_);
+        if (width_ != 0) values_.insert(values_.end(), row, row + width_);  // `row` may be null then
         ++live_;
     }
     // The row of `id` (not null even for width 0), or nullptr if absent.

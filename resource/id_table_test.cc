@@ -34,7 +34,9 @@ TEST(KeyedIdTable, MatchesStdMapWithIncreasingIds) {
         int64_t probe = static_cast<int64_t>(rng() % (next + 2));
         const Item* found = t.find(probe);
         ASSERT_EQ(found != nullptr, m.count(probe) == 1);
-        if (found) EXPECT_EQ(found->payload, m[probe]);
+        if (found) {
+            EXPECT_EQ(found->payload, m[probe]);
+        }
         ASSERT_EQ(t.size(), m.size());
         ASSERT_EQ(t.empty(), m.empty());
     }
@@ -93,7 +95,9 @@ TEST(IdRows, MatchesStdMapOfRowsAcrossWidthChanges) {
         const int64_t* found = static_cast<const IdRows&>(t).find(probe);
         ASSERT_EQ(found != nullptr, m.count(probe) == 1) << "id " << probe;
         ASSERT_EQ(t.count(probe), m.count(probe));
-        if (found) EXPECT_EQ(std::vector<int64_t>(found, found + width), m[probe]);
+        if (found) {
+            EXPECT_EQ(std::vector<int64_t>(found, found + width), m[probe]);
+        }
     }
 }
 

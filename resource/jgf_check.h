@@ -4,12 +4,11 @@
 // does, and stops at the first bad element. Into a loaded graph (`attach`)
 // that would leave the vertices, edges, roots, path index entries and
 // interned names of the elements before it behind: a failed command that
-// changes state. check_jgf_attach() replays the loader's decisions
-// (spec/readers.md §1.2-§1.3: lookup by path+rank, repeated ids, sizes,
-// roots, edge ends, the ordered child index) against the graph plus an
-// overlay of what the document would add, and returns the very error the
-// load would stop at, or ok if the load succeeds. It never touches the
-// graph; read_jgf() applies a document only after it passed.
+// changes state. check_jgf_attach() runs the loader's own decisions
+// (resource/jgf_load.h) against the graph plus an overlay of what the
+// document would add, and returns the very error the load would stop at,
+// or ok if the load succeeds. It never touches the graph; read_jgf()
+// applies a document only after it passed.
 #pragma once
 
 #include "resource/graph.h"

@@ -1,12 +1,12 @@
 #include "resource/jgf_reader.h"
 
 #include "resource/jgf_check.h"
+#include "resource/jgf_load.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <limits>
-#include <unordered_set>
 
 namespace rq {
 
@@ -317,72 +317,21 @@ Result<VertexId> find_consistent_vertex(const ResourceGraph& graph, const JgfVer
 
 namespace {
 
-// One read of one document into one graph.
-class JgfLoader {
+// JgfLoad's target for a real load: the graph, and what the read did.
+class GraphTarget {
 public:
-    JgfLoader(ResourceGraph& graph, JgfReadResult& out)
-        : graph_(graph), out_(out), first_new_(static_cast<VertexId>(graph.num_vertices())) {}
+    GraphTarget(ResourceGraph& graph, JgfReadResult& out) : graph_(graph), out_(out) {}
 
-    Status load(const JgfDocument& doc) {
-        if (graph_.num_vertices() == 0) graph_.reserve(doc.vertex_count(), doc.edge_count());
-        for (size_t i = 0; i < doc.vertex_count(); ++i) {
-            auto v = doc.vertex(i);
-            if (!v) return v.error();
-            RQ_TRY(add_vertex(*v));
-        }
-        for (size_t i = 0; i < doc.edge_count(); ++i) {
-            auto e = doc.edge(i);
-            if (!e) return e.error();
-            RQ_TRY(add_edge(*e));
-        }
-        return ok_status();
-    }
-
-private:
-    // Vertex ids are dense: the vertices this read created are exactly
-    // those at or beyond the graph's size when it started.
-    bool created_here(VertexId v) const { return v >= first_new_; }
-
-    Result<TypeId> intern_type(const std::string& name) {
-        // The type set is frozen for jobspecs once the graph is loaded, but
-        // an attached subgraph may bring new types.
-        TypeId t = graph_.types().intern_always(name);
-        if (t == kNoId) return make_error(Errc::kRange, "fill_fetcher: too many resource types at " + name + ".");
-        return t;
-    }
-
-    Result<SubsystemId> intern_subsystem(const std::string& name) {
-        SubsystemId s = graph_.subsystems().intern(name);
-        if (s == kNoId) return make_error(Errc::kRange, "fill_fetcher: too many subsystems at " + name + ".");
-        return s;
-    }
-
-    Status add_vertex(const JgfVertex& v) {
-        // Names are interned in node order: type, then the paths' keys.
-        auto type = intern_type(v.type);
-        if (!type) return type.error();
-        std::vector<SubsystemId> subsystems;
-        for (auto& [subsystem, path] : v.paths) {
-            auto s = intern_subsystem(subsystem);
-            if (!s) return s.error();
-            subsystems.push_back(*s);
-        }
-
-        VertexId existing = find_existing_vertex(graph_, v);
-        if (existing != kNoVertex) {
-            if (!out_.vertex_of.emplace(v.jgf_id, existing).second)
-                return make_error(Errc::kExists, "update_vmap: can't insert into vmap for " + v.jgf_id + ".");
-            out_.reused.push_back(existing);
-            return ok_status();
-        }
-        if (out_.vertex_of.count(v.jgf_id) != 0)
-            return make_error(Errc::kExists, "add_vtx: found duplicate JGF node id for " + v.jgf_id + ".");
-        if (v.size < 0)  // the reference cannot create a planner this small
-            return make_error(Errc::kInvalid, "create_vtx: invalid size " + std::to_string(v.size) + " for " +
-                                                  v.jgf_id + ".");
-
+    const ResourceGraph& graph() const { return graph_; }
+    // The type set is frozen for jobspecs once the graph is loaded, but an
+    // attached subgraph may bring new types.
+    TypeId intern_type(const std::string& name) { return graph_.types().intern_always(name); }
+    SubsystemId intern_subsystem(const std::string& name) { return graph_.subsystems().intern(name); }
+    VertexId at_path(const std::string& path, int64_t rank) const { return find_vertex_at_path(graph_, path, rank); }
+    void reuse(VertexId u) { out_.reused.push_back(u); }
+    VertexId create(const JgfVertex& v, TypeId type, const std::vector<SubsystemId>& subsystems) {
         VertexSpec spec;
-        spec.type = *type;
+        spec.type = type;
         spec.basename = v.basename;
         spec.name = v.name;
         spec.id = v.id;
@@ -397,59 +346,18 @@ private:
         out_.created.push_back(u);
         for (size_t i = 0; i < v.paths.size(); ++i) graph_.set_path(u, subsystems[i], v.paths[i].second);
         for (auto& [key, value] : v.properties) graph_.set_property(u, key, value);
-
-        // The vertex exists before its roots are checked: on a duplicate
-        // root it stays in the graph, unconnected and unindexed by path.
-        for (size_t i = 0; i < v.paths.size(); ++i)
-            if (is_root_path(v.paths[i].second) && graph_.has_root(subsystems[i]))
-                return make_error(Errc::kExists, "add_graph_metadata: failed to add root metadata for " +
-                                                     v.paths[i].first + " subsystem. Possible duplicate root.");
-        for (size_t i = 0; i < v.paths.size(); ++i) {
-            if (is_root_path(v.paths[i].second)) graph_.set_root(subsystems[i], u);
-            graph_.index_path(u, v.paths[i].second);
-        }
-        out_.vertex_of.emplace(v.jgf_id, u);
-        return ok_status();
+        return u;
     }
+    bool has_root(SubsystemId s) const { return graph_.has_root(s); }
+    void set_root(SubsystemId s, VertexId u) { graph_.set_root(s, u); }
+    void index_path(VertexId u, const std::string& path) { graph_.index_path(u, path); }
+    void add_edge(VertexId src, VertexId dst, SubsystemId s) { out_.edges.push_back(graph_.add_edge(src, dst, s)); }
+    int64_t uniq_id(VertexId u) const { return graph_.uniq_id(u); }
+    std::string name(VertexId u) const { return std::string(graph_.name(u)); }
 
-    Status add_edge(const JgfEdge& e) {
-        auto source = out_.vertex_of.find(e.source);
-        auto target = out_.vertex_of.find(e.target);
-        if (source == out_.vertex_of.end() || target == out_.vertex_of.end())
-            return make_error(Errc::kNotFound,
-                              "unpack_edge: source and/or target vertex not found" + e.source + " -> " + e.target + ".");
-        auto subsystem = intern_subsystem(e.subsystem);
-        if (!subsystem) return subsystem.error();
-        VertexId src = source->second, dst = target->second;
-        // Edges between two vertices the graph already had exist already.
-        if (!created_here(src) && !created_here(dst)) return ok_status();
-
-        std::unordered_set<int64_t>& children = child_keys(src);
-        out_.edges.push_back(graph_.add_edge(src, dst, *subsystem));
-        // The reference's ordered child index is keyed by (weight, target
-        // uniq_id): a second child with the same uniq_id cannot be entered
-        // (the edge itself stays).
-        if (!children.insert(graph_.uniq_id(dst)).second)
-            return make_error(Errc::kExists, "error inserting an edge to outedge metadata map: " +
-                                                 std::string(graph_.name(src)) + " -> " +
-                                                 std::string(graph_.name(dst)) + "; ");
-        return ok_status();
-    }
-
-    // The uniq_ids keyed in `src`'s ordered child index with the initial
-    // weight, seeded from its existing out-edges on first use.
-    std::unordered_set<int64_t>& child_keys(VertexId src) {
-        auto [it, inserted] = child_keys_.try_emplace(src);
-        if (inserted)
-            for (EdgeId e : graph_.out(src))
-                if (graph_.weight(e) == UINT64_MAX) it->second.insert(graph_.uniq_id(graph_.target(e)));
-        return it->second;
-    }
-
+private:
     ResourceGraph& graph_;
     JgfReadResult& out_;
-    VertexId first_new_;
-    std::unordered_map<VertexId, std::unordered_set<int64_t>> child_keys_;
 };
 
 }  // namespace
@@ -458,7 +366,12 @@ Status load_jgf_document(const JgfDocument& doc, ResourceGraph& graph, JgfReadRe
     JgfReadResult local;
     JgfReadResult& result = out != nullptr ? *out : local;
     result = JgfReadResult{};
-    return JgfLoader(graph, result).load(doc);
+    if (graph.num_vertices() == 0) graph.reserve(doc.vertex_count(), doc.edge_count());
+    GraphTarget target(graph, result);
+    JgfLoad<GraphTarget> load(target);
+    Status status = load.load(doc);
+    result.vertex_of = std::move(load.vertex_of);
+    return status;
 }
 
 Status read_jgf(std::string_view text, ResourceGraph& graph, JgfReadResult* out) {

@@ -46,7 +46,9 @@ TEST(JobMap, MatchesStdMapUnderRandomOperations) {
             }
             }
             ASSERT_EQ(t.count(k), m.count(k));
-            if (m.count(k)) EXPECT_EQ(t.at(k), m.at(k));
+            if (m.count(k)) {
+                EXPECT_EQ(t.at(k), m.at(k));
+            }
             if (op % 97 == 0) {
                 expect_same_map(t, m);
                 JobMap<int64_t> copy = t;  // deep copy in either mode
@@ -102,7 +104,9 @@ TEST(IdTable, MatchesStdMapWithIncreasingIds) {
         int64_t probe = static_cast<int64_t>(rng() % (next + 2));
         const int64_t* found = t.find(probe);
         ASSERT_EQ(found != nullptr, m.count(probe) == 1);
-        if (found) EXPECT_EQ(*found, m[probe]);
+        if (found) {
+            EXPECT_EQ(*found, m[probe]);
+        }
         ASSERT_EQ(t.size(), m.size());
     }
     std::vector<std::pair<int64_t, int64_t>> got;

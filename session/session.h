@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/options.h"
+#include "session/options.h"
 #include "policies/match_policy.h"
 #include "pools/pool_matcher.h"
 #include "queue/simulator.h"

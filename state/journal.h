@@ -10,6 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "state/timing.h"
+
 namespace rq::state {
 
 inline constexpr int64_t kUnreadable = -1;  // an input the command could not read
@@ -22,14 +24,14 @@ struct Input {
 struct Entry {
     std::string line;                 // the command, tokens joined by one space
     std::vector<Input> inputs;        // files read, in reading order
-    std::string timing;               // measured times (see timing.h)
+    Timing timing;                    // measured times (state/timing.h)
     std::vector<int64_t> touched_jobs;  // job ids created or changed
 };
 
 // The entries of a journal, each kept as a few bytes in chunked storage
 // (a session of 100,000 matches journals 100,000 entries; as separate
 // strings and vectors they cost ~270 bytes each, here ~50: a repeated line
-// refers to its first copy, a timing is stored as its numbers; see
+// refers to its first copy, a timing's numbers are stored raw; see
 // entry_log.cc). Reading an entry decodes a copy; nothing hands out
 // references into the storage.
 class EntryLog {

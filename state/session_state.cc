@@ -87,35 +87,24 @@ std::vector<int64_t> touched_jobs(const Args& args, int64_t before, int64_t afte
 }
 
 // The match times a command measured: the statistics and the overhead of
-// the jobs it touched, exact (hex floats), so that a replay restores them.
-std::string timing_of(const Session& s, const std::vector<int64_t>& jobs) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "%a %a %a %" PRId64, s.min_match_time, s.max_match_time, s.total_match_time,
-                  s.timed_matches);
-    std::string out = buf;
+// the jobs it touched, so that a replay restores them.
+Timing timing_of(const Session& s, const std::vector<int64_t>& jobs) {
+    Timing t{s.min_match_time, s.max_match_time, s.total_match_time, s.timed_matches, {}};
     for (int64_t id : jobs) {
         auto it = s.jobs.find(id);
-        if (it == s.jobs.end()) continue;
-        std::snprintf(buf, sizeof buf, " %" PRId64 ":%a", id, it->second.overhead);
-        out += buf;
+        if (it != s.jobs.end()) t.overheads.emplace_back(id, it->second.overhead);
     }
-    return out;
+    return t;
 }
 
-void restore_timing(Session& s, const std::string& timing) {
-    std::istringstream in(timing);
-    std::string min, max, total;
-    int64_t timed = 0;
-    if (!(in >> min >> max >> total >> timed)) return;
-    s.min_match_time = std::strtod(min.c_str(), nullptr);
-    s.max_match_time = std::strtod(max.c_str(), nullptr);
-    s.total_match_time = std::strtod(total.c_str(), nullptr);
-    s.timed_matches = timed;
-    for (std::string item; in >> item;) {
-        auto colon = item.find(':');
-        if (colon == std::string::npos) continue;
-        auto it = s.jobs.find(std::strtoll(item.c_str(), nullptr, 10));
-        if (it != s.jobs.end()) it->second.overhead = std::strtod(item.c_str() + colon + 1, nullptr);
+void restore_timing(Session& s, const Timing& t) {
+    s.min_match_time = t.min;
+    s.max_match_time = t.max;
+    s.total_match_time = t.total;
+    s.timed_matches = t.timed;
+    for (auto& [id, overhead] : t.overheads) {
+        auto it = s.jobs.find(id);
+        if (it != s.jobs.end()) it->second.overhead = overhead;
     }
 }
 

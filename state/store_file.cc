@@ -42,12 +42,6 @@ std::vector<std::string> split(const std::string& text, char separator = ',') {
     return out;
 }
 
-std::string hexfloat(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%a", v);
-    return buf;
-}
-
 // The option keys of the meta table (written by a whole save only).
 const char* const kOptionKeys[] = {"load_format",   "load_file",   "load_allowlist", "load_local_machine",
                                    "pool_resources", "match_subsystems", "subsystems",  "match_policy",
@@ -66,7 +60,7 @@ uint64_t chain_blob(uint64_t h, int64_t id, std::string_view content) {
 
 uint64_t chain_entry(uint64_t h, int64_t seq, const Entry& e) {
     Digest d(h);
-    d.add_number(static_cast<uint64_t>(seq)).add(e.line).add(e.timing).add_number(e.inputs.size());
+    d.add_number(static_cast<uint64_t>(seq)).add(e.line).add(e.timing.text()).add_number(e.inputs.size());
     for (const Input& in : e.inputs) d.add(in.path).add_number(static_cast<uint64_t>(in.blob));
     return d.value();
 }
@@ -92,8 +86,7 @@ std::map<std::string, std::string> meta_of(const Session& s, const Journal& jour
         {"blob_count", std::to_string(journal.blob_count())},
         {"next_jobid", std::to_string(s.next_jobid)},
         {"nodes_up", std::to_string(s.graph ? s.graph->nodes_up : 0)},
-        {"match_time", hexfloat(s.min_match_time) + " " + hexfloat(s.max_match_time) + " " +
-                           hexfloat(s.total_match_time) + " " + std::to_string(s.timed_matches)},
+        {"match_time", Timing{s.min_match_time, s.max_match_time, s.total_match_time, s.timed_matches, {}}.text()},
         {"load_format", o.load_format},
         {"load_file", o.load_file},
         {"load_allowlist", o.load_allowlist},
@@ -134,7 +127,7 @@ Status write_entries(Database& db, const Journal& journal, size_t from, size_t f
         RQ_TRY(blob->bind(1, static_cast<int64_t>(b)).bind_blob(2, journal.blob(static_cast<int64_t>(b))).run());
     for (size_t i = from; i < journal.entries.size(); ++i) {
         const Entry& e = journal.entries[i];
-        RQ_TRY(entry->bind(1, static_cast<int64_t>(i)).bind(2, e.line).bind(3, e.timing).run());
+        RQ_TRY(entry->bind(1, static_cast<int64_t>(i)).bind(2, e.line).bind(3, e.timing.text()).run());
         for (size_t k = 0; k < e.inputs.size(); ++k)
             RQ_TRY(input->bind(1, static_cast<int64_t>(i)).bind(2, static_cast<int64_t>(k))
                        .bind(3, e.inputs[k].path).bind(4, e.inputs[k].blob).run());
@@ -331,7 +324,9 @@ Result<Snapshot> read_snapshot(Database& db) {
     snap.rows_digest = std::strtoull(meta["rows_digest"].c_str(), nullptr, 16);
     snap.next_jobid = std::strtoll(meta["next_jobid"].c_str(), nullptr, 10);
     snap.nodes_up = std::strtoll(meta["nodes_up"].c_str(), nullptr, 10);
-    snap.match_time = meta["match_time"];
+    auto match_time = parse_timing(meta["match_time"]);
+    if (!match_time) return corrupt(db, "meta match_time: " + match_time.message());
+    snap.match_time = *match_time;
     snap.mark.session = meta["session"];
     snap.mark.entries = std::strtoull(meta["journal_length"].c_str(), nullptr, 10);
     snap.mark.blobs = std::strtoull(meta["blob_count"].c_str(), nullptr, 10);
@@ -359,7 +354,9 @@ Result<Snapshot> read_snapshot(Database& db) {
     while (entries->step(status)) {
         if (entries->integer(0) != static_cast<int64_t>(snap.journal.entries.size()))
             return corrupt(db, "journal sequence");
-        snap.journal.entries.push_back(Entry{entries->text(1), {}, entries->text(2), {}});
+        auto timing = parse_timing(entries->text(2));
+        if (!timing) return corrupt(db, "journal entry " + std::to_string(entries->integer(0)) + ": " + timing.message());
+        snap.journal.entries.push_back(Entry{entries->text(1), {}, std::move(*timing), {}});
     }
     if (!status) return status.error();
 

@@ -72,7 +72,7 @@ struct Snapshot {
     uint64_t rows_digest = 0;
     int64_t next_jobid = 1;
     int64_t nodes_up = 0;
-    std::string match_time;
+    Timing match_time;
 };
 
 // Opens `path` for reading a session: refuses a missing, foreign or corrupt

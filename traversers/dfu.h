@@ -173,6 +173,7 @@ private:
         uint32_t nslots = 0;
         bool pristine = false;
         bool below = false;  // kSlot: members deeper than u's children (dfu_slot_below.cc)
+        bool owned = false;  // kSlot: the slot is in the `with` of the resource u matched
     };
     Errc select(std::vector<JobResource>& resources, int64_t at);
     bool dom_dfv(VertexId u, const std::vector<JobResource>& resources, bool pristine, bool& excl,
@@ -209,7 +210,14 @@ private:
     bool fresh_child_order(VertexId u, FreshOrder& order);
     bool aux_visit(VertexId v, SubsystemId s, size_t slot, const std::vector<JobResource>& list);
     void dom_slot(VertexId u, const std::vector<JobResource>& shape, uint32_t nslots, ScoreSet& scores,
-                  bool below = false);
+                  bool below = false, bool owned = false);
+    // ---- a slot's members walked best id first (dfu_slot_ordered.cc) -------
+    // false: not applicable, explore_down() scores every member.
+    bool ordered_slot(VertexId u, const std::vector<JobResource>& shape, uint32_t nslots, ScoreSet& scores);
+    // u's dominant children of `type`, best id first, into `out`; false
+    // when one of them has a size other than 1.
+    using SlotMembers = boost::container::small_vector<EdgeId, 64>;
+    bool slot_member_order(VertexId u, TypeId type, SlotMembers& out);
     // ---- a slot whose members sit below u's children (dfu_slot_below.cc) --
     void explore_below(VertexId u, const std::vector<JobResource>& shape, ScoreSet& scores, uint32_t multiplier);
     void collect_members(VertexId u, const std::vector<JobResource>& shape, std::vector<EdgeId>& out);
@@ -242,8 +250,13 @@ private:
     // Whether no child with this bound can change the choice any more.
     bool beyond_threshold(int64_t bound);
     bool surely_rejected(VertexId v, const std::vector<JobResource>& list);
+    // Whether no child of the prefix-omitted vertex u can yield a candidate
+    // (u's subtree plan lacks what the single resource needs).
+    bool level_refused(VertexId u, const std::vector<JobResource>& list);
     void record_candidate(int64_t score, int64_t count);
     bool choice_is_exact(const ScoreSet& outer) const;
+    // Whether the ordered walk's failure is the exhaustive walk's.
+    bool failure_is_exact() const;
     const std::vector<TypeId>& tracked_below(TypeId t);
 
     // ---- -T flexible (flexible.cc, spec/traversal.md §14) ------------------
@@ -314,6 +327,8 @@ private:
         std::vector<std::pair<int64_t, int64_t>> found;  // (score, count) of T candidates
         int64_t qualified = 0;
         bool dirty = false;
+        bool inexact = false;  // a shortcut below could not prove its choice (dfu_slot_ordered.cc)
+        bool cut = false;      // a child walk stopped at the threshold (candidates left unseen)
         bool has_threshold = false;
         int64_t threshold = 0;  // score of the last candidate the choice takes
     } walk_;

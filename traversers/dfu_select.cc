@@ -30,7 +30,11 @@ Errc DfuTraverser::select(std::vector<JobResource>& resources, int64_t at) {
         bool exact = false;
         Errc code = select_once(resources, at, &exact);
         walk_.index = nullptr;
-        if (code == Errc::kOk && exact && message_.size() == mark) return ++ordered_selections_, code;
+        if (code == Errc::kOk && exact && !walk_.inexact && message_.size() == mark)
+            return ++ordered_selections_, code;
+        // A failure is the exhaustive walk's when the ordered walk saw
+        // every candidate (failure_is_exact(), dfu_select_fast.cc).
+        if (code != Errc::kOk && failure_is_exact() && message_.size() == mark) return code;
         message_.resize(mark);
     }
     return select_once(resources, at, nullptr);
@@ -84,7 +88,7 @@ bool DfuTraverser::dom_dfv(VertexId u, const std::vector<JobResource>& resources
     if (c.kind == Kind::kSlot && flexible_) {
         dom_or_slot(u, *c.next, c.nslots, scores);
     } else if (c.kind == Kind::kSlot) {
-        dom_slot(u, *c.next, c.nslots, scores, c.below);
+        dom_slot(u, *c.next, c.nslots, scores, c.below, c.owned);
     } else {
         for (size_t slot = 0; slot < subsystems_.size(); ++slot) {
             if (slot == 0)
@@ -183,6 +187,7 @@ DfuTraverser::Classified DfuTraverser::classify(VertexId u, const std::vector<Jo
             c.nslots = nslots;
             c.pristine = false;
             c.below = !shape_here || may_hold_members(u, slot->with);
+            c.owned = match != nullptr;
             return c;
         }
         // A slot at the top of the request whose members sit deeper is
@@ -261,6 +266,8 @@ bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<Job
         return true;
     };
 
+    // Below the root, cannot_hold() already turned such a vertex away.
+    if (pristine && u == graph_.root(s) && level_refused(u, list)) return false;
     if (!policy_.stop_on_first && walk_.index != nullptr && pristine) {
         // Best candidates first; stop once the rest cannot change the choice.
         const IdOrderIndex& index = *walk_.index;
@@ -273,7 +280,10 @@ bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<Job
         for (size_t i = skip ? index.next_open(u, 0) : 0; i < children->size();
              i = skip ? index.next_open(u, i + 1) : i + 1) {
             const IdOrderIndex::Child& child = (*children)[i];
-            if (beyond_threshold(child.bound)) break;
+            if (beyond_threshold(child.bound)) {
+                walk_.cut = true;
+                break;
+            }
             VertexId v = graph_.target(child.edge);
             if (graph_.subsystem(child.edge) != s || colour(0, v) != kWhite || cannot_hold(v, list)) continue;
             if (surely_rejected(v, list)) {
@@ -380,12 +390,12 @@ bool DfuTraverser::explore_aux(VertexId u, SubsystemId s, size_t slot, const std
 }
 
 void DfuTraverser::dom_slot(VertexId u, const std::vector<JobResource>& shape, uint32_t nslots, ScoreSet& scores,
-                            bool below) {
+                            bool below, bool owned) {
     SubsystemId dom = dominant();
     ScoreSet slot_scores;
     if (below)
         explore_below(u, shape, slot_scores, nslots);
-    else
+    else if (!owned || !ordered_slot(u, shape, nslots, slot_scores))
         explore_down(u, dom, shape, false, true, slot_scores, nslots);
     PolicyContext ctx{graph_, dom};
     policy_.finish_slot(ctx, slot_scores);

@@ -107,6 +107,36 @@ bool DfuTraverser::cannot_hold(VertexId v, const std::vector<JobResource>& list)
     return true;
 }
 
+// A failed match (every node taken: the rest of the *nodex rows at 256
+// and 1,024 nodes) is refused from the root's subtree plan, instead of a
+// visit per child (below the root, cannot_hold() makes the same test
+// before a vertex is entered): with one requested resource r, if
+// u's plan cannot fit what r's own vertices track of r.aggregate, no child
+// can. A child of r's type has a plan of those types (pruning.cc installs
+// one per vertex of a tracking type), holding at most what u's holds, so
+// prune() rejects it, silently: classify() has one resource, by_excl needs
+// r.exclusive false, and the checks before the plan's raise no message. A
+// child of another type holds no vertex that would not be rejected so
+// (cannot_hold()'s argument), and yields egroups of other types only.
+bool DfuTraverser::level_refused(VertexId u, const std::vector<JobResource>& list) {
+    if (exhaustive_select_ || !ids_positive_ || flexible_ || list.size() != 1) return false;
+    const JobResource& r = list.front();
+    if (r.type == types::kSlot || r.exclusive == Tristate::kFalse || r.aggregate.empty()) return false;
+    const SubtreePlan* plan = store_.subtree(u, 0);
+    if (plan == nullptr || graph_.type(u) == r.type) return false;
+    const MultiPlanner& mp = plan->plan;
+    std::vector<int64_t>& request = request_;
+    request.assign(mp.size(), 0);
+    bool any = false;
+    for (TypeId t : tracked_below(r.type)) {
+        int64_t i = mp.index_of(t);
+        if (i < 0) continue;
+        for (auto& [at, n] : r.aggregate)
+            if (at == t && n > 0) request[static_cast<size_t>(i)] = n, any = true;
+    }
+    return any && !mp.fits(at_, duration_, request);
+}
+
 bool DfuTraverser::surely_rejected(VertexId v, const std::vector<JobResource>& list) {
     // dom_dfv() rejects a vertex with nothing free in the window (prune)
     // before any effect beyond the visit counter; with a single requested
@@ -149,6 +179,22 @@ bool DfuTraverser::beyond_threshold(int64_t bound) {
         }
     }
     return walk_.has_threshold && walk_.index->worse(bound, walk_.threshold);
+}
+
+// A failed ordered walk (every node taken under hinodex, lonodex,
+// firstnodex...) is refused as it stands, without the exhaustive walk,
+// when it did not stop at a threshold: then it visited every child the
+// exhaustive walk visits except those rejected silently there too, as
+// the ordered walk itself rejected them (the same prune() in the same
+// window, or marked full by such a rejection, see IdOrderIndex::mark_full)
+// and subtrees with no vertex of the requested type (no candidate, no
+// message: nothing there matches a resource of the single-resource list;
+// their egroups all qualify and are never chosen). Both walks thus see
+// the same candidates, and fail the same way. Messages (the caller checks
+// them) and a shortcut that could not prove itself (walk_.inexact) send
+// it to the exhaustive walk.
+bool DfuTraverser::failure_is_exact() const {
+    return !walk_.cut && !walk_.inexact;
 }
 
 bool DfuTraverser::choice_is_exact(const ScoreSet& outer) const {

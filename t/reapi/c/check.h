@@ -1,7 +1,8 @@
 /* Tiny assertion helpers and file/process utilities shared by the C99
  * clients of libreapi_cli (reapi_c_test.c, reapi_thread_test.c). Plain C99
  * plus POSIX popen: these programs are compiled as C, exactly as an
- * embedder's C code would be. */
+ * embedder's C code would be. The helpers are static inline: a program
+ * that uses only some of them gets no unused-function warning. */
 #ifndef REAPI_TEST_CHECK_H
 #define REAPI_TEST_CHECK_H
 
@@ -32,7 +33,7 @@ extern int check_count;
            (what), (int)(rc), (err), strerror (err), #want)
 
 /* The whole file as a malloc'd NUL-terminated string (NULL on error). */
-static char *slurp (const char *path)
+static inline char *slurp (const char *path)
 {
     FILE *f = fopen (path, "rb");
     char *buf = NULL;
@@ -56,7 +57,7 @@ static char *slurp (const char *path)
 }
 
 /* Everything a shell command writes on stdout, malloc'd. */
-static char *run_capture (const char *cmd)
+static inline char *run_capture (const char *cmd)
 {
     FILE *p = popen (cmd, "r");
     char *buf = NULL;
@@ -79,7 +80,7 @@ static char *run_capture (const char *cmd)
 
 /* A malloc'd copy of the parts of a string that are outside JSON string
  * literals, with blanks removed: "{"a": 1}" and "{"a":1}" compare equal. */
-static char *json_squeeze (const char *s)
+static inline char *json_squeeze (const char *s)
 {
     char *out = malloc (strlen (s) + 1), *o = out;
     int in_str = 0;
@@ -102,7 +103,7 @@ static char *json_squeeze (const char *s)
 }
 
 /* Append src to the malloc'd *dst. */
-static void append (char **dst, const char *src)
+static inline void append (char **dst, const char *src)
 {
     size_t a = *dst ? strlen (*dst) : 0, b = strlen (src);
     char *n = realloc (*dst, a + b + 1);
@@ -113,7 +114,7 @@ static void append (char **dst, const char *src)
 }
 
 /* The stdout lines that do not start with "INFO:" (the writer output). */
-static char *drop_info_lines (const char *s)
+static inline char *drop_info_lines (const char *s)
 {
     char *out = malloc (strlen (s) + 1), *o = out;
     while (*s) {
@@ -129,7 +130,7 @@ static char *drop_info_lines (const char *s)
     return out;
 }
 
-static int check_summary (const char *name)
+static inline int check_summary (const char *name)
 {
     if (check_failures) {
         fprintf (stderr, "%s: %d of %d checks failed\n", name, check_failures,
