@@ -324,8 +324,7 @@ void ResourceGraph::set_weight(EdgeId e, uint64_t w) {
             order.insert(std::move(node));
         }
     }
-    if (weight_.size() <= e) weight_.resize(edge_src_.size(), UINT64_MAX);
-    weight_[e] = w;
+    weight_.set(e, w);
 }
 
 EdgeId ResourceGraph::parent_edge(VertexId v, SubsystemId s) const {
@@ -447,7 +446,7 @@ size_t ResourceGraph::bytes() const {
     size_t vertex_cols = n * (sizeof(TypeId) + 1 + 2 * sizeof(NameId) + sizeof(uint32_t)) + kinds_.capacity() * sizeof(Kind) + id_.bytes() +
                          rank_.bytes() + size_.bytes() + uniq_id_.capacity() * sizeof(int64_t);
     size_t edge_cols = m * (2 * sizeof(VertexId) + sizeof(SubsystemId) + sizeof(EdgeMarks) + sizeof(uint32_t)) +
-                       weight_.capacity() * sizeof(uint64_t);
+                       weight_.bytes();
     size_t topo = n * 4 * sizeof(EdgeId) + m * 2 * sizeof(EdgeId);
     size_t paths = paths_.capacity() * sizeof(PathEntry) + path_text_.bytes() +
                    path_texts_.capacity() * sizeof(std::string_view);

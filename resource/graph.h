@@ -29,6 +29,7 @@
 
 #include "resource/compact_column.h"
 #include "resource/interner.h"
+#include "resource/paged_column.h"
 #include "resource/path_index.h"
 #include "utilities/string_pool.h"
 
@@ -199,7 +200,7 @@ public:
     const ChildOrder& ordered_children(VertexId v);
     void set_weight(EdgeId e, uint64_t weight);
     // The ordered-child weight of `e` (UINT64_MAX until set).
-    uint64_t weight(EdgeId e) const { return e < weight_.size() ? weight_[e] : UINT64_MAX; }
+    uint64_t weight(EdgeId e) const { return weight_.get(e); }
 
     // First in-edge of `v` in subsystem `s`, or kNoEdge.
     EdgeId parent_edge(VertexId v, SubsystemId s) const;
@@ -333,7 +334,7 @@ private:
     std::vector<VertexId> edge_src_, edge_dst_;
     std::vector<SubsystemId> edge_sub_;
     std::vector<EdgeMarks> marks_;
-    std::vector<uint64_t> weight_;  // per edge once a weight is set
+    PagedColumn<uint64_t, UINT64_MAX> weight_;  // per edge once a weight is set
     std::vector<EdgeId> out_next_, in_next_;   // next out-/in-edge of the same vertex
     std::vector<EdgeId> out_head_, out_tail_;  // per vertex, in insertion order
     std::vector<uint32_t> out_pos_;            // per edge: see out_position()

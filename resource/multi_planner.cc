@@ -64,15 +64,7 @@ Result<SpanId> MultiPlanner::add_span(Time at, Time d,
                                   " not available at " + std::to_string(at));
     }
     boost::container::small_vector<SpanId, 4> per_type(planners_.size(), kReleased);
-    for (size_t i = 0; i < planners_.size(); ++i) {
-        Result<SpanId> added = planners_[i].add_span(at, d, amounts[i]);
-        if (!added.ok()) {  // cannot happen after the fits check; stay clean
-            for (size_t j = 0; j < i; ++j)
-                (void)planners_[j].remove_span(per_type[j]);
-            return added.error();
-        }
-        per_type[i] = *added;
-    }
+    for (size_t i = 0; i < planners_.size(); ++i) per_type[i] = planners_[i].add_checked_span(at, d, amounts[i]);
     const SpanId id = next_id_++;
     spans_.add(id, per_type.data());
     return id;

@@ -244,6 +244,10 @@ Result<SpanId> Planner::add_span(Time at, Time d, int64_t amount) {
         return make_error(Errc::kBusy, "planner: " + std::to_string(amount) +
                                            " units not available during " +
                                            window_text(at, d));
+    return add_checked_span(at, d, amount);
+}
+
+SpanId Planner::add_checked_span(Time at, Time d, int64_t amount) {
     const SpanId id = next_id_++;
     const Span added{id, at, at + d, amount};
     if (!state_ && !has_single()) {

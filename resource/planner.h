@@ -78,6 +78,11 @@ public:
     // planner. Errors: kInvalid (bad window / negative amount), kRange
     // (amount > total), kBusy (not enough free units during the window).
     Result<SpanId> add_span(Time at, Time d, int64_t amount);
+    // add_span() for a caller that has just seen fits(at, d, amount) hold
+    // (MultiPlanner checks all its planners first, all or nothing): the
+    // same span without a second check (a subtree span per ancestor and
+    // tracked type on every match).
+    SpanId add_checked_span(Time at, Time d, int64_t amount);
     // kNotFound for an unknown id.
     Status remove_span(SpanId id);
     // Releases `by` units of a span: by == amount removes it (also for a

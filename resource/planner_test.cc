@@ -411,5 +411,24 @@ TEST(Planner, CopiesAreIndependent) {
     EXPECT_EQ(empty_copy.total(), 2);
 }
 
+// The multi-planner's path: after fits() held, add_checked_span() leaves
+// the planner exactly as add_span() does (ids, points, availability).
+TEST(Planner, CheckedSpansMatchCheckedAdds) {
+    Planner checked(4), plain(4);
+    const Time spans[][3] = {{0, 10, 1}, {5, 10, 0}, {2, 3, 3}, {20, 5, 4}, {0, 100, 0}};
+    for (const auto& s : spans) {
+        ASSERT_TRUE(plain.fits(s[0], s[1], s[2]));
+        auto id = plain.add_span(s[0], s[1], s[2]);
+        ASSERT_TRUE(id.ok());
+        EXPECT_EQ(checked.add_checked_span(s[0], s[1], s[2]), *id);
+    }
+    EXPECT_EQ(checked.points(), plain.points());
+    EXPECT_EQ(checked.span_count(), plain.span_count());
+    for (Time t : {0, 2, 4, 7, 12, 22, 50}) EXPECT_EQ(checked.avail_at(t), plain.avail_at(t)) << "at " << t;
+    ASSERT_TRUE(checked.remove_span(3).ok());
+    ASSERT_TRUE(plain.remove_span(3).ok());
+    EXPECT_EQ(checked.avail_at(3), plain.avail_at(3));
+}
+
 }  // namespace
 }  // namespace rq

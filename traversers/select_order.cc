@@ -15,6 +15,7 @@ IdOrderIndex::IdOrderIndex(const ResourceGraph& graph, SubsystemId s, TypeId t, 
         shallow_ = false;
         if (usable_ && t_found_ == t_total) {
             none_below_ = nullptr;
+            stack_ = {};
             return;
         }
         children_.clear();  // a T vertex holds another: walk everything
@@ -23,6 +24,7 @@ IdOrderIndex::IdOrderIndex(const ResourceGraph& graph, SubsystemId s, TypeId t, 
     }
     build(graph, graph.root(s), 0, 0, best);
     none_below_ = nullptr;
+    stack_ = {};
 }
 
 bool IdOrderIndex::build(const ResourceGraph& graph, VertexId v, int64_t factor, int depth, int64_t& best) {
@@ -45,26 +47,40 @@ bool IdOrderIndex::build(const ResourceGraph& graph, VertexId v, int64_t factor,
         if (factor != 0) usable_ = false;  // nested nodes: the factor bookkeeping drifts
         below_factor = (graph.id(v) + 2) * 10000 + std::llabs(graph.uniq_id(v) % 10000 - 1);
     }
-    std::vector<Child> kids;
     // Nothing of the type below: nothing to index (with the node factor, a
     // node is walked anyway to see nested nodes, unless the type is node:
     // then none below means no nested node either).
     if ((!(order_.node_centric && is_node) || type_ == types::kNode) && (*none_below_)(v)) return found;
+    // v's children go on the shared stack above `base` (the recursive calls
+    // take theirs off before they return): one allocation per list kept.
+    const size_t base = stack_.size();
     for (EdgeId e : graph.out(v)) {
         if (graph.subsystem(e) != subsystem_) continue;
         VertexId w = graph.target(e);
         if (graph.is_leaf(w) && graph.type(w) != type_) continue;  // the bulk of a graph: skip cheaply
         int64_t child_best = 0;
         if (!build(graph, w, below_factor, depth + 1, child_best)) continue;
-        kids.push_back({child_best, e});
+        stack_.push_back({child_best, e});
         if (!found || worse(best, child_best)) best = child_best;
         found = true;
     }
-    if (!kids.empty()) {
-        // Stable: equal bounds keep the out-edge order.
-        std::stable_sort(kids.begin(), kids.end(),
-                         [this](const Child& a, const Child& b) { return worse(b.bound, a.bound); });
-        children_.emplace(v, std::move(kids));
+    if (stack_.size() > base) {
+        // Stable: equal bounds keep the out-edge order. Ids mostly run in
+        // out-edge order, so the list is often sorted already, or strictly
+        // the wrong way round (then reversing it is the stable sort).
+        auto first = stack_.begin() + static_cast<std::ptrdiff_t>(base), last = stack_.end();
+        auto before = [this](const Child& a, const Child& b) { return worse(b.bound, a.bound); };
+        // A pair not in strictly wrong order (a not strictly worse than b).
+        auto not_reversed = [this](const Child& a, const Child& b) { return !worse(a.bound, b.bound); };
+        if (std::is_sorted(first, last, before)) {
+            // already in order
+        } else if (std::adjacent_find(first, last, not_reversed) == last) {
+            std::reverse(first, last);
+        } else {
+            std::stable_sort(first, last, before);
+        }
+        children_.emplace(v, std::vector<Child>(first, last));
+        stack_.resize(base);
     }
     return found;
 }

@@ -80,6 +80,7 @@ private:
     const NoneBelow* none_below_ = nullptr;  // during construction only
     bool shallow_ = false;                   // construction: stop at T vertices
     int64_t t_found_ = 0;                    // construction: size sum of T vertices reached
+    std::vector<Child> stack_;               // construction: the lists being built
 
     SubsystemId subsystem_;
     TypeId type_;

@@ -13,6 +13,15 @@ Rows (--rows takes a comma list of names or prefixes, e.g. `p256` or `elcap`):
   p4096-POLICY  4,096x32 nodes, 4,096 one-core jobs, each ID-based policy
                 (the *nodex policies place one job per node: at 256 and
                 1,024 nodes the rest are failed matches, timed too)
+  eshapeN-POLICY  the El Capitan recipe cut to fewer racks (same node shape,
+                same rack level: cluster -> 18-node racks -> 2 sockets x
+                (22 cores + 2 memory), 4 gpus, 25 bb, the same storage
+                racks); N = 252, 1026, 4104 nodes (14, 57, 228 racks), for
+                first, high, low, hinode, lonode, with the job counts of the
+                elcap rows: next to elcap-POLICY (16,398 nodes), time per
+                match against machine size for a fixed node shape. The
+                recipes are generated from elcap.graphml (its rack count
+                changed) in a temporary directory.
   mem4096       4,096x32 nodes, 131,072 one-core jobs, `first`: peak memory
   elcap-first   El Capitan-sized recipe (../shared/bench), 1-core jobs, `first`
   elcap-high    same, `high` (1/10 of the jobs of elcap-first)
@@ -21,7 +30,9 @@ Rows (--rows takes a comma list of names or prefixes, e.g. `p256` or `elcap`):
   fanout        load of one node with 100,000 sockets
   remove        `remove 0-24999 false` on 25,000 ranks (time of the removal)
 
-Columns: jobs matched / asked, average match time (from -e), wall time of
+Columns: jobs matched / asked, average match time (from -e), the first
+match's time and the average of the others (one-time work, such as the
+ordered index of high/low/hinode/lonode, lands in the first), wall time of
 the run, peak RSS of that process, and a digest (sha256 of the -t output,
 12 hex digits, without the -e timing lines): equal digests mean byte-identical outputs across binaries.
 --quick cuts the job counts (digests then differ from full runs).
@@ -45,6 +56,9 @@ POLICIES = ["first", "high", "low", "hinode", "lonode", "hinodex", "lonodex", "f
             "variation"]
 # The policies that rank candidates by id (issue 13's sublinear selection).
 ID_POLICIES = ["first", "high", "low", "hinode", "lonode", "hinodex", "lonodex", "firstnodex"]
+# The eshapeN rows: El Capitan's node shape at fewer racks (racks of 18 nodes).
+ESHAPE_RACKS = [14, 57, 228]
+ESHAPE_POLICIES = ["first", "high", "low", "hinode", "lonode"]
 
 FAN_RECIPE = RECIPE.replace(
     '<edge source="cluster" target="node"><data key="multi_scale">{nodes}</data></edge>\n'
@@ -91,8 +105,10 @@ def match_row(binary, work, recipe, jobspec, policy, jobs, prelude=""):
     elapses = [float(x) for x in re.findall(r"^INFO: ELAPSE=([0-9.]+)$", out, re.M)]
     with open(out_file) as f:
         matched = len(re.findall(r"^INFO: RESOURCES=ALLOCATED$", f.read(), re.M))
+    rest = elapses[1:]
+    split = "%.0fus / %.1fus" % (1e6 * elapses[0], 1e6 * sum(rest) / len(rest)) if rest else "-"
     return {"jobs": "%d/%d" % (matched, jobs), "avg": "%.1fus" % (1e6 * sum(elapses) / max(len(elapses), 1)),
-            "wall": "%.2fs" % wall, "peak": "%.1fMB" % peak, "digest": digest(out_file)}
+            "split": split, "wall": "%.2fs" % wall, "peak": "%.1fMB" % peak, "digest": digest(out_file)}
 
 
 def load_row(binary, recipe):
@@ -150,6 +166,14 @@ def main():
         for size, recipe in (("p1024-", r1024), ("p4096-", r4096)):
             rows += [(size + p, lambda b, p=p, r=recipe: match_row(b, work, r, job, p, scale_jobs))
                      for p in ID_POLICIES]
+        elcap_text = open(elcap).read() if os.path.exists(elcap) else ""
+        for racks in ESHAPE_RACKS:
+            shaped = write("eshape%d.graphml" % racks, elcap_text.replace(
+                '<data key="multi_scale">911</data>', '<data key="multi_scale">%d</data>' % racks))
+            rows += [("eshape%d-%s" % (18 * racks, p),
+                      lambda b, p=p, r=shaped: match_row(b, work, r, elcap_job, p,
+                                                         elcap_high if p == "high" else elcap_first))
+                     for p in ESHAPE_POLICIES]
         rows += [("mem4096", lambda b: match_row(b, work, r4096, job, "first", mem_jobs)),
                  ("elcap-first", lambda b: match_row(b, work, elcap, elcap_job, "first", elcap_first)),
                  ("elcap-high", lambda b: match_row(b, work, elcap, elcap_job, "high", elcap_high))]
@@ -164,11 +188,11 @@ def main():
         binaries = [("ours", args.bin)] + [("vs%d" % (i + 1), b) for i, b in enumerate(args.vs)]
         for label, b in binaries[1:]:
             print("%s = %s" % (label, b))
-        print("%-16s %-5s %14s %16s %9s %10s  %s" % ("row", "bin", "jobs", "avg match", "wall", "peak RSS",
-                                                     "digest"))
+        print("%-16s %-5s %14s %16s %18s %9s %10s  %s" % ("row", "bin", "jobs", "avg match", "1st / rest",
+                                                          "wall", "peak RSS", "digest"))
         for name, run in rows:
             for label, b in binaries:
-                if name.startswith("elcap") and not os.path.exists(elcap):
+                if name.startswith(("elcap", "eshape")) and not os.path.exists(elcap):
                     print("%-16s %-5s  (missing %s)" % (name, label, elcap))
                     continue
                 try:
@@ -176,8 +200,9 @@ def main():
                 except Exception as e:  # one failing binary should not hide the others
                     print("%-16s %-5s  failed: %s" % (name, label, e))
                     continue
-                print("%-16s %-5s %14s %16s %9s %10s  %s" % (name, label, r["jobs"], r["avg"], r["wall"],
-                                                            r["peak"], r["digest"]))
+                print("%-16s %-5s %14s %16s %18s %9s %10s  %s" % (name, label, r["jobs"], r["avg"],
+                                                                  r.get("split", "-"), r["wall"], r["peak"],
+                                                                  r["digest"]))
                 sys.stdout.flush()
 
 
