@@ -43,6 +43,11 @@ public:
     virtual Status flush(std::ostream& out) = 0;
     // Forgets everything collected.
     virtual void reset() = 0;
+    // What a writer carries from one document to the next of a session
+    // (jgf_shorthand's "something was left out"), so that a saved session
+    // resumes it (state/).
+    virtual bool left_out() const { return false; }
+    virtual void set_left_out(bool) {}
 };
 
 // -F names: simple, pretty_simple, jgf, jgf_shorthand, rlite, rv1,

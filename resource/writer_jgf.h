@@ -30,6 +30,8 @@ public:
     // were emitted; the collected data is then kept (the CLI resets).
     Status flush(std::ostream& out) override;
     void reset() override;
+    bool left_out() const override { return suppressed_; }
+    void set_left_out(bool left_out) override { suppressed_ = shorthand_ && left_out; }
 
     // The document text without a newline: "" when nothing was emitted,
     // kNotFound when only vertices or only edges were.

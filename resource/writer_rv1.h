@@ -41,6 +41,10 @@ public:
     // (kNotFound) are passed on.
     Status flush(std::ostream& out) override;
     void reset() override;
+    bool left_out() const override { return jgf_ && jgf_->left_out(); }
+    void set_left_out(bool left_out) override {
+        if (jgf_) jgf_->set_left_out(left_out);
+    }
 
 private:
     RliteWriter rlite_;

@@ -398,6 +398,7 @@ Status resume(Session& s, const Options& given, const std::string& path, Databas
     RQ_TRY(restore_queue_rows(db, s));
     watch_queue(s);
     s.graph->nodes_up = snap->nodes_up;
+    if (s.writer) s.writer->set_left_out(snap->writer_left_out);
     st.resumed_from_rows = true;
     restore_timing(s, snap->match_time);
     return ok_status();

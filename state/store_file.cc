@@ -86,6 +86,7 @@ std::map<std::string, std::string> meta_of(const Session& s, const Journal& jour
         {"blob_count", std::to_string(journal.blob_count())},
         {"next_jobid", std::to_string(s.next_jobid)},
         {"nodes_up", std::to_string(s.graph ? s.graph->nodes_up : 0)},
+        {"writer_left_out", s.writer && s.writer->left_out() ? "1" : "0"},
         {"match_time", Timing{s.min_match_time, s.max_match_time, s.total_match_time, s.timed_matches, {}}.text()},
         {"load_format", o.load_format},
         {"load_file", o.load_file},
@@ -300,6 +301,7 @@ Result<Mark> write_changes(Database& db, const Session& s, const Journal& journa
                            {"next_jobid", now["next_jobid"]},
                            {"match_time", now["match_time"]},
                            {"nodes_up", now["nodes_up"]},
+                           {"writer_left_out", now["writer_left_out"]},
                            {"rows_exact", rows_exact && was_exact ? "1" : "0"},
                            {"rows_digest", hex(*digest)},
                            {"blob_digest", hex(next.blob_digest)},
@@ -344,6 +346,7 @@ Result<Snapshot> read_snapshot(Database& db) {
     snap.rows_digest = std::strtoull(meta["rows_digest"].c_str(), nullptr, 16);
     snap.next_jobid = std::strtoll(meta["next_jobid"].c_str(), nullptr, 10);
     snap.nodes_up = std::strtoll(meta["nodes_up"].c_str(), nullptr, 10);
+    snap.writer_left_out = meta["writer_left_out"] == "1";
     auto match_time = parse_timing(meta["match_time"]);
     if (!match_time) return corrupt(db, "meta match_time: " + match_time.message());
     snap.match_time = *match_time;

@@ -89,6 +89,9 @@ struct Snapshot {
     uint64_t rows_digest = 0;
     int64_t next_jobid = 1;
     int64_t nodes_up = 0;
+    // The -F jgf_shorthand / rv1_shorthand writer has left something out
+    // (meta writer_left_out): its later documents say so.
+    bool writer_left_out = false;
     Timing match_time;
 };
 

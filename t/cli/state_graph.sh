@@ -149,9 +149,9 @@ find status=up"
 for recipe in "$SRC"/conf/*.graphml; do
     check "$(basename "$recipe")" -L "$recipe" -P high
 done
-# jgf_shorthand and rv1_shorthand are left out: their writer's "something
-# was left out earlier in the session" flag is not in the rows yet (README).
-for format in pretty_simple jgf rlite rv1 rv1_nosched; do
+# jgf_shorthand and rv1_shorthand: their writer's "something was left out
+# earlier in the session" flag resumes from meta writer_left_out.
+for format in pretty_simple jgf jgf_shorthand rlite rv1 rv1_nosched rv1_shorthand; do
     check "tiny -F $format" -L "$SRC/conf/tiny.graphml" -P first -F $format
 done
 [ -f "$C/jgfs/4node.rank0123.nid0123.orig.json" ] && check "jgf" -f jgf -L "$C/jgfs/4node.rank0123.nid0123.orig.json"
