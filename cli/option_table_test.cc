@@ -10,19 +10,12 @@
 #include <vector>
 
 #include "cli/options.h"
+#include "cli/options_test_util.h"
 
 namespace rq {
 namespace {
 
-Result<Options> parse(std::vector<std::string> words) {
-    words.insert(words.begin(), "resource-query");
-    std::vector<char*> argv;
-    for (auto& w : words) argv.push_back(w.data());
-    argv.push_back(nullptr);
-    std::vector<std::string> warnings;
-    opterr = 0;  // keep getopt quiet in tests
-    return parse_options(static_cast<int>(words.size()), argv.data(), warnings);
-}
+using testing::parse_words;
 
 TEST(OptionTable, NamesAndCodesAreUnique) {
     std::set<std::string> names;
@@ -41,11 +34,11 @@ TEST(OptionTable, GetoptKnowsEveryOptionByItsLongAndShortName) {
         if (o.code < kOptResource) spellings.push_back({std::string("-") + static_cast<char>(o.code)});
         for (auto words : spellings) {
             if (o.has_arg) words.push_back("x");
-            auto r = parse(words);
+            auto r = parse_words(words);
             EXPECT_TRUE(r.ok() || !r.message().empty()) << words[0] << " not recognised";
         }
     }
-    auto unknown = parse({"--no-such-option"});
+    auto unknown = parse_words({"--no-such-option"});
     ASSERT_FALSE(unknown.ok());
     EXPECT_EQ(unknown.message(), "");
 }

@@ -2,23 +2,16 @@
 
 #include <gtest/gtest.h>
 
+#include "cli/options_test_util.h"
+
 #include <string>
 #include <vector>
 
 namespace rq {
 namespace {
 
-// Runs parse_options on a command line given as strings.
 Result<Options> parse(std::vector<std::string> words, std::vector<std::string>* warnings_out = nullptr) {
-    words.insert(words.begin(), "resource-query");
-    std::vector<char*> argv;
-    for (auto& w : words) argv.push_back(w.data());
-    argv.push_back(nullptr);
-    std::vector<std::string> warnings;
-    opterr = 0;  // keep getopt quiet in tests
-    auto r = parse_options(static_cast<int>(words.size()), argv.data(), warnings);
-    if (warnings_out) *warnings_out = warnings;
-    return r;
+    return testing::parse_words(std::move(words), warnings_out);
 }
 
 const std::string kTiny = std::string(RQ_SOURCE_DIR) + "/conf/tiny.graphml";

@@ -14,6 +14,7 @@
 #include "cli/command_table.h"
 #include "cli/repl.h"
 #include "state/session_state.h"
+#include "state/state_test_util.h"
 #include "state/sqlite_db.h"
 #include "traversers/dynamic_world.h"
 
@@ -22,15 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string run(Session& s, const std::string& line) {
-    std::ostringstream out;
-    std::streambuf* o = std::cout.rdbuf(out.rdbuf());
-    std::streambuf* e = std::cerr.rdbuf(out.rdbuf());
-    run_command_line(s, line);
-    std::cout.rdbuf(o);
-    std::cerr.rdbuf(e);
-    return out.str();
-}
+using testing::run;
 
 class QueueRowsFile : public ::testing::Test {
 protected:
@@ -52,21 +45,8 @@ protected:
     }
     void TearDown() override { fs::remove_all(dir_); }
     fs::path spec(int i) const { return dir_ / ("job" + std::to_string(i) + ".yaml"); }
-    Options options() const {
-        Options o;
-        o.load_format = "jgf";
-        o.load_file = (dir_ / "machine.json").string();
-        o.match_policy = "first";
-        o.match_format = "rv1_nosched";
-        return o;
-    }
-    std::unique_ptr<Session> fresh() const {
-        auto s = std::make_unique<Session>();
-        Status ready = init_session(*s, options(), machine_);
-        EXPECT_TRUE(ready.ok()) << ready.message();
-        attach_journal(*s, machine_);
-        return s;
-    }
+    Options options() const { return testing::jgf_machine_options(dir_, "first"); }
+    std::unique_ptr<Session> fresh() const { return testing::fresh_session(options(), machine_); }
     fs::path dir_;
     std::string machine_;
 };
@@ -99,18 +79,7 @@ TEST_F(QueueRowsFile, EditedQueueRowsAreRefusedNamingTheRow) {
     };
     for (auto [edit, named] : edits) {
         const std::string copy = (dir_ / "edited.db").string();
-        fs::copy_file(file, copy, fs::copy_options::overwrite_existing);
-        {
-            Database db;
-            ASSERT_TRUE(db.open(copy, false).ok());
-            ASSERT_TRUE(db.exec(edit).ok()) << edit;
-            ASSERT_GT(sqlite3_changes(db.handle()), 0) << edit;
-        }
-        Session s;
-        Options o;
-        o.load_format = "db";
-        o.load_file = copy;
-        Status resumed = start_session(s, o, "");
+        Status resumed = testing::resume_edited(file, copy, edit);
         ASSERT_FALSE(resumed.ok()) << edit;
         EXPECT_NE(resumed.message().find("edited.db"), std::string::npos) << resumed.message();
         EXPECT_NE(resumed.message().find(named), std::string::npos) << edit << ": " << resumed.message();

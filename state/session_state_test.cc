@@ -19,6 +19,7 @@
 // queue-and-rows streams add pool requests, queued pool requests and
 // queues with their own policies (multi-queue passes).
 #include "state/session_state.h"
+#include "state/state_test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -46,15 +47,7 @@ namespace {
 namespace fs = std::filesystem;
 using rq::testing::JgfBuilder;
 
-std::string run(Session& s, const std::string& line) {
-    std::ostringstream out;
-    std::streambuf* o = std::cout.rdbuf(out.rdbuf());
-    std::streambuf* e = std::cerr.rdbuf(out.rdbuf());
-    run_command_line(s, line);
-    std::cout.rdbuf(o);
-    std::cerr.rdbuf(e);
-    return out.str();
-}
+using testing::run;
 
 // Match times are measured, so they differ between two runs.
 std::string mask_times(const std::string& text) {
@@ -139,21 +132,8 @@ protected:
 
     fs::path spec(int i) const { return dir_ / ("job" + std::to_string(i) + ".yaml"); }
 
-    Options options() const {
-        Options o;
-        o.load_format = "jgf";
-        o.load_file = (dir_ / "machine.json").string();
-        o.match_policy = policy();
-        o.match_format = "rv1_nosched";
-        return o;
-    }
-    std::unique_ptr<Session> fresh() const {
-        auto s = std::make_unique<Session>();
-        Status ready = init_session(*s, options(), machine_);
-        EXPECT_TRUE(ready.ok()) << ready.message();
-        attach_journal(*s, machine_);
-        return s;
-    }
+    Options options() const { return testing::jgf_machine_options(dir_, policy()); }
+    std::unique_ptr<Session> fresh() const { return testing::fresh_session(options(), machine_); }
 
     // The next random command, chosen from the uninterrupted session's
     // state; files it needs are written now.
@@ -505,19 +485,7 @@ TEST_F(StateRandomBase, EditedRowsAreRefusedByTheirChecksums) {
                            "DELETE FROM multispan WHERE job = 3"};
     for (const char* edit : edits) {
         const std::string copy = (dir_ / "edited.db").string();
-        fs::copy_file(file, copy, fs::copy_options::overwrite_existing);
-        {
-            Database db;
-            ASSERT_TRUE(db.open(copy, false).ok());
-            Status changed = db.exec(edit);
-            ASSERT_TRUE(changed.ok()) << edit << ": " << changed.message();
-            ASSERT_GT(sqlite3_changes(db.handle()), 0) << edit;
-        }
-        Session s;
-        Options o;
-        o.load_format = "db";
-        o.load_file = copy;
-        Status resumed = start_session(s, o, "");
+        Status resumed = testing::resume_edited(file, copy, edit);
         ASSERT_FALSE(resumed.ok()) << edit;
         EXPECT_NE(resumed.message().find("edited.db"), std::string::npos) << resumed.message();
         EXPECT_NE(resumed.message().find("checksum"), std::string::npos) << resumed.message();
