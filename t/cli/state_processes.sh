@@ -1,0 +1,12 @@
+# Save/resume across processes (issue 11): 10,000 random commands run once
+# uninterrupted and once cut into segments, one resource-query process per
+# segment resuming the file the previous one saved (whole and `changes`
+# alternating); identical output, every resume from rows
+# (state_processes.py).
+. "$(dirname "$0")/lib.sh"
+command -v python3 >/dev/null 2>&1 || { echo "skip: python3 not found"; exit 77; }
+out=$(python3 "$SRC/t/cli/state_processes.py" "$RQ" "$SRC/conf/tiny.graphml" "$SRC/t/data/jobspecs" "$WORK" 1 10000 2>&1)
+status=$?
+echo "$out"
+expect_eq "randomized save/resume across processes" 0 "$status"
+finish
