@@ -147,6 +147,10 @@ find status=up"
 }
 
 for recipe in "$SRC"/conf/*.graphml; do
+    # sierra makes a graph whose -g outputs take hundreds of MB: under the
+    # sanitizers (.ci/run sets RQ_SANITIZED) that is minutes of CI for what
+    # the Release run already checks.
+    if [ -n "${RQ_SANITIZED:-}" ] && [ "$(basename "$recipe")" = sierra.graphml ]; then continue; fi
     check "$(basename "$recipe")" -L "$recipe" -P high
 done
 # jgf_shorthand and rv1_shorthand: their writer's "something was left out
