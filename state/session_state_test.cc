@@ -420,12 +420,15 @@ TEST_P(StateRandom, ResumedSessionsPrintWhatTheUninterruptedOnePrints) {
     }
     if (std::getenv("RQ_STATE_TEST_VERBOSE"))
         for (auto& [k, n] : done) std::cerr << k << " " << n << "\n";
+    // Every kind of command ran several times (fewer in the prefix the
+    // sanitizer build runs: the 3,000 first operations of a 6,000 stream).
+    const int least = operations < config.operations ? 3 : 5;
     for (const char* kind : {"allocated", "reserved", "cancel", "partial-cancel", "update", "set-status", "set-property"})
-        EXPECT_GE(done[kind], 5) << kind;
-    for (const char* kind : {"attach", "remove"}) EXPECT_GE(done[kind], 5) << kind;
+        EXPECT_GE(done[kind], least) << kind;
+    for (const char* kind : {"attach", "remove"}) EXPECT_GE(done[kind], least) << kind;
     if (config.rows_only && config.queue_rows) {
         for (const char* kind : {"submit", "set-priority", "dequeue", "advance", "queue", "request"})
-            EXPECT_GE(done[kind], 5) << kind;
+            EXPECT_GE(done[kind], least) << kind;
         EXPECT_GE(queue_starts(outputs), 5u) << "queued jobs that started";
     }
     if (config.rows_only) {
@@ -433,7 +436,7 @@ TEST_P(StateRandom, ResumedSessionsPrintWhatTheUninterruptedOnePrints) {
         return;
     }
     for (const char* kind : {"submit", "set-priority", "dequeue", "advance", "queue"})
-        EXPECT_GE(done[kind], 5) << kind;
+        EXPECT_GE(done[kind], least) << kind;
     EXPECT_GE(queue_starts(outputs), 5u) << "queued jobs that started";
     EXPECT_GE(saves, 10);
     EXPECT_GE(resumes, 3);
