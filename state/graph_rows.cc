@@ -154,17 +154,11 @@ struct Writer {
     Database& db;
     Statement *vertex = nullptr, *edge = nullptr, *index = nullptr;
     Status prepare() {
-        const std::pair<Statement**, const char*> sqls[] = {
-            {&vertex, "INSERT INTO graph_vertex VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
-                      " ?15, ?16, ?17, ?18)"},
-            {&edge, "INSERT INTO graph_edge VALUES (?1, ?2, ?3, ?4, ?5)"},
-            {&index, "INSERT INTO graph_index VALUES (?1, ?2, ?3)"}};
-        for (auto& [slot, sql] : sqls) {
-            auto st = db.cached(sql);
-            if (!st) return st.error();
-            *slot = *st;
-        }
-        return ok_status();
+        return db.cached_each(
+            {{&vertex, "INSERT INTO graph_vertex VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
+                       " ?15, ?16, ?17, ?18)"},
+             {&edge, "INSERT INTO graph_edge VALUES (?1, ?2, ?3, ?4, ?5)"},
+             {&index, "INSERT INTO graph_index VALUES (?1, ?2, ?3)"}});
     }
     Result<uint64_t> put(const VertexRow& r) {
         Statement& q = *vertex;

@@ -176,18 +176,11 @@ void all_rows(const Session& s, VertexId v, Rows& out) {
 struct Writer {
     Statement *vertex = nullptr, *sub = nullptr, *job = nullptr, *span = nullptr, *multi = nullptr;
     Status prepare(Database& db) {
-        const std::pair<Statement**, const char*> sqls[] = {
-            {&vertex, "INSERT INTO vertex VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"},
-            {&sub, "INSERT INTO subtree VALUES (?1, ?2, ?3, ?4, ?5)"},
-            {&job, "INSERT INTO vertex_job VALUES (?1, ?2, ?3, ?4, ?5)"},
-            {&span, "INSERT INTO span VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"},
-            {&multi, "INSERT INTO multispan VALUES (?1, ?2, ?3, ?4, ?5, ?6)"}};
-        for (auto& [slot, sql] : sqls) {
-            auto st = db.cached(sql);
-            if (!st) return st.error();
-            *slot = *st;
-        }
-        return ok_status();
+        return db.cached_each({{&vertex, "INSERT INTO vertex VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"},
+                               {&sub, "INSERT INTO subtree VALUES (?1, ?2, ?3, ?4, ?5)"},
+                               {&job, "INSERT INTO vertex_job VALUES (?1, ?2, ?3, ?4, ?5)"},
+                               {&span, "INSERT INTO span VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"},
+                               {&multi, "INSERT INTO multispan VALUES (?1, ?2, ?3, ?4, ?5, ?6)"}});
     }
     static int64_t d(uint64_t digest) { return static_cast<int64_t>(digest); }
     // Inserts `rows`; returns the sum of their digests.

@@ -53,6 +53,15 @@ Result<Statement*> Database::cached(const std::string& sql) {
     return it->second.get();
 }
 
+Status Database::cached_each(std::initializer_list<std::pair<Statement**, const char*>> slots) {
+    for (auto& [slot, sql] : slots) {
+        auto st = cached(sql);
+        if (!st) return st.error();
+        *slot = *st;
+    }
+    return ok_status();
+}
+
 bool Statement::step(Status& status) {
     int rc = sqlite3_step(stmt_);
     if (rc == SQLITE_ROW) return true;

@@ -5,6 +5,8 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <initializer_list>
+#include <utility>
 #include <map>
 #include <memory>
 #include <string>
@@ -85,6 +87,8 @@ public:
     // every command would otherwise prepare the same dozen statements each
     // time); reset, bindings cleared. Valid until close() or a move.
     Result<Statement*> cached(const std::string& sql);
+    // cached() for each (slot, sql) pair: a writer's statements at once.
+    Status cached_each(std::initializer_list<std::pair<Statement**, const char*>> slots);
     // An error naming the file, `what` was being done, and SQLite's message.
     Error error(const std::string& what) const;
     sqlite3* handle() { return db_; }
