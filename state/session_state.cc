@@ -469,7 +469,7 @@ Status start_session(Session& s, const Options& options, const std::string& text
         return resume(s, options, options.load_file, db);
     }();
     if (!started && started.message().rfind("resource_query_t", 0) != 0)
-        return make_error(started.code(), "resource_query_t: ERROR: " + started.message() + "\n");
+        return make_error(started.code(), "resource_query_t: ERROR: " + printable(started.message()) + "\n");
     return started;
 }
 

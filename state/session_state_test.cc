@@ -495,6 +495,23 @@ TEST_F(StateRandomBase, EditedRowsAreRefusedByTheirChecksums) {
     }
 }
 
+// A damaged byte that turns into a newline inside a quoted row still gives
+// one line of error, with the byte written as \x0a.
+TEST_F(StateRandomBase, ControlCharactersInDamagedRowsAreEscaped) {
+    const std::string file = (dir_ / "saved.db").string();
+    {
+        auto s = fresh();
+        run(*s, "match allocate " + spec(0).string());
+        ASSERT_TRUE(save(*s, file, false).ok());
+    }
+    const std::string copy = (dir_ / "edited.db").string();
+    Status resumed = testing::resume_edited(file, copy, "UPDATE meta SET value = 'x' || char(10) || 'y' WHERE key = 'match_time'");
+    ASSERT_FALSE(resumed.ok());
+    EXPECT_NE(resumed.message().find("edited.db"), std::string::npos) << resumed.message();
+    EXPECT_NE(resumed.message().find("x\\x0ay"), std::string::npos) << resumed.message();
+    EXPECT_EQ(resumed.message().find('\n'), resumed.message().size() - 1) << resumed.message();
+}
+
 class DamagedRows : public StateRandomBase {
 protected:
     bool rows_only() const override { return GetParam(); }

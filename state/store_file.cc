@@ -148,7 +148,7 @@ Result<std::map<std::string, std::string>> read_meta(Database& db) {
 }
 
 Error corrupt(const Database& db, const std::string& what) {
-    return make_error(Errc::kInvalid, db.path() + ": corrupt resource-query state file: " + what);
+    return make_error(Errc::kInvalid, db.path() + ": corrupt resource-query state file: " + printable(what));
 }
 
 }  // namespace
@@ -402,6 +402,25 @@ Result<Snapshot> read_snapshot(Database& db) {
         return corrupt(db, "the journal does not match its checksum");
     snap.mark = checked;
     return snap;
+}
+
+// Damaged rows are quoted in the message; a damaged byte may be a newline
+// or another control character, which is written as \xHH so the error
+// stays one line and prints safely on a terminal.
+std::string printable(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (unsigned char c : text) {
+        if (c >= 0x20 && c != 0x7f) {
+            out += static_cast<char>(c);
+            continue;
+        }
+        static const char digits[] = "0123456789abcdef";
+        out += "\\x";
+        out += digits[c >> 4];
+        out += digits[c & 15];
+    }
+    return out;
 }
 
 }  // namespace rq::state

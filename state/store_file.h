@@ -114,4 +114,8 @@ Result<Mark> write_changes(Database& db, const Session& s, const Journal& journa
 
 Result<Snapshot> read_snapshot(Database& db);
 
+// `text` with each control character written as \xHH: damaged rows are
+// quoted in errors, which must stay one line and safe on a terminal.
+std::string printable(const std::string& text);
+
 }  // namespace rq::state
