@@ -17,9 +17,10 @@ Rows (--rows takes a comma list of names or prefixes, e.g. `p256` or `elcap`):
                 same rack level: cluster -> 18-node racks -> 2 sockets x
                 (22 cores + 2 memory), 4 gpus, 25 bb, the same storage
                 racks); N = 252, 1026, 4104 nodes (14, 57, 228 racks), for
-                first, high, low, hinode, lonode, with the job counts of the
-                elcap rows: next to elcap-POLICY (16,398 nodes), time per
-                match against machine size for a fixed node shape. The
+                every ID-based policy, with the job counts of the elcap
+                rows (the *nodex policies: at most one job a node): next
+                to elcap-POLICY (16,398 nodes), time per match against
+                machine size for a fixed node shape. The
                 recipes are generated from elcap.graphml (its rack count
                 changed) in a temporary directory.
   mem4096       4,096x32 nodes, 131,072 one-core jobs, `first`: peak memory
@@ -58,7 +59,7 @@ POLICIES = ["first", "high", "low", "hinode", "lonode", "hinodex", "lonodex", "f
 ID_POLICIES = ["first", "high", "low", "hinode", "lonode", "hinodex", "lonodex", "firstnodex"]
 # The eshapeN rows: El Capitan's node shape at fewer racks (racks of 18 nodes).
 ESHAPE_RACKS = [14, 57, 228]
-ESHAPE_POLICIES = ["first", "high", "low", "hinode", "lonode"]
+ESHAPE_POLICIES = ["first", "high", "low", "hinode", "lonode", "hinodex", "lonodex", "firstnodex"]
 
 FAN_RECIPE = RECIPE.replace(
     '<edge source="cluster" target="node"><data key="multi_scale">{nodes}</data></edge>\n'
@@ -146,6 +147,13 @@ def main():
     elcap_first = args.elcap_jobs or (100 if args.quick else 1000)
     elcap_high = max(elcap_first // 10, 1)
     elcap = os.path.join(args.shared, "elcap.graphml")
+
+    def eshape_jobs(policy, nodes):
+        # The *nodex policies take a node a job: no more jobs than nodes, so
+        # that every timed match is a successful one.
+        if policy == "high":
+            return elcap_high
+        return min(elcap_first, nodes) if policy.endswith("nodex") else elcap_first
     elcap_job = os.path.join(args.shared, "core-in-socket.yaml")
 
     with tempfile.TemporaryDirectory(prefix="issue-bench.") as work:
@@ -171,8 +179,7 @@ def main():
             shaped = write("eshape%d.graphml" % racks, elcap_text.replace(
                 '<data key="multi_scale">911</data>', '<data key="multi_scale">%d</data>' % racks))
             rows += [("eshape%d-%s" % (18 * racks, p),
-                      lambda b, p=p, r=shaped: match_row(b, work, r, elcap_job, p,
-                                                         elcap_high if p == "high" else elcap_first))
+                      lambda b, p=p, r=shaped, n=18 * racks: match_row(b, work, r, elcap_job, p, eshape_jobs(p, n)))
                      for p in ESHAPE_POLICIES]
         rows += [("mem4096", lambda b: match_row(b, work, r4096, job, "first", mem_jobs)),
                  ("elcap-first", lambda b: match_row(b, work, elcap, elcap_job, "first", elcap_first)),
