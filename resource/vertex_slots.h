@@ -8,14 +8,20 @@
 // with a free list: a record costs its own size, with no heap block and
 // owning pointer of its own, and creating or dropping one allocates
 // nothing once the pool has grown (a queue replay does both once per core
-// and job).
+// and job). The first chunks are ordinary heap blocks, so that a small
+// graph's pool stays small; past kHeapChunks the chunks are cut from 2 MiB
+// huge-page blocks (utilities/page_block.h), where one page fault maps 2 MiB
+// of records instead of 4 KiB.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <new>
 #include <utility>
 #include <vector>
+
+#include "utilities/page_block.h"
 
 namespace rq {
 
@@ -69,12 +75,30 @@ private:
     static constexpr uint32_t kNone = UINT32_MAX;
     static constexpr uint32_t kChunkBits = 8;  // 256 records a chunk
     static constexpr uint32_t kChunk = 1u << kChunkBits;
+    static constexpr size_t kChunkBytes = kChunk * sizeof(T);
+    static constexpr size_t kHeapChunks = 4;
     struct Chunk {
-        alignas(T) unsigned char bytes[kChunk * sizeof(T)];
+        alignas(T) unsigned char bytes[kChunkBytes];
     };
 
     T* at(uint32_t i) const {
-        return std::launder(reinterpret_cast<T*>(chunks_[i >> kChunkBits]->bytes + (i & (kChunk - 1)) * sizeof(T)));
+        return std::launder(reinterpret_cast<T*>(chunks_[i >> kChunkBits] + (i & (kChunk - 1)) * sizeof(T)));
+    }
+    unsigned char* new_chunk() {
+        if (heap_.size() < kHeapChunks) {
+            heap_.push_back(std::unique_ptr<Chunk>(new Chunk));  // not zeroed
+            return heap_.back()->bytes;
+        }
+        // Chunk offsets in a block are multiples of kChunkBytes, itself a
+        // multiple of alignof(T): every record stays aligned.
+        if (block_spare_ == 0) {
+            size_t per_block = std::max<size_t>(1, PageBlock::kHugePage / kChunkBytes);
+            blocks_.emplace_back(per_block * kChunkBytes);
+            block_spare_ = per_block;
+            block_used_ = 0;
+        }
+        --block_spare_;
+        return blocks_.back().data() + kChunkBytes * block_used_++;
     }
     uint32_t take_slot() {
         if (!free_.empty()) {
@@ -82,20 +106,28 @@ private:
             free_.pop_back();
             return i;
         }
-        if ((used_ & (kChunk - 1)) == 0) chunks_.push_back(std::unique_ptr<Chunk>(new Chunk));  // not zeroed
+        if ((used_ & (kChunk - 1)) == 0) chunks_.push_back(new_chunk());
         return used_++;
     }
     void swap(VertexSlots& o) noexcept {
         index_.swap(o.index_);
         chunks_.swap(o.chunks_);
+        heap_.swap(o.heap_);
+        blocks_.swap(o.blocks_);
+        std::swap(block_spare_, o.block_spare_);
+        std::swap(block_used_, o.block_used_);
         free_.swap(o.free_);
         std::swap(used_, o.used_);
     }
 
-    std::vector<uint32_t> index_;  // per vertex: a slot, or kNone
-    std::vector<std::unique_ptr<Chunk>> chunks_;
-    std::vector<uint32_t> free_;   // slots of dropped records, for reuse
-    uint32_t used_ = 0;            // slots ever handed out
+    std::vector<uint32_t> index_;         // per vertex: a slot, or kNone
+    std::vector<unsigned char*> chunks_;  // the bytes of chunk i (in heap_ or blocks_)
+    std::vector<std::unique_ptr<Chunk>> heap_;  // the first kHeapChunks chunks
+    std::vector<PageBlock> blocks_;       // the others, many a block
+    size_t block_spare_ = 0;              // chunks the last block has left
+    size_t block_used_ = 0;               // chunks cut from the last block
+    std::vector<uint32_t> free_;          // slots of dropped records, for reuse
+    uint32_t used_ = 0;                   // slots ever handed out
 };
 
 }  // namespace rq
