@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "cli/options.h"
-#include "cli/session.h"
+#include "session/options.h"
+#include "session/session.h"
 #include "utilities/result.h"
 
 namespace rq::state {
