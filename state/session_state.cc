@@ -11,9 +11,10 @@
 #include <random>
 #include <sstream>
 
-#include "cli/command_table.h"
+#include "cli/command_table.h"  // run_command_line (replay)
 #include "cli/repl.h"
 #include "session/build.h"
+#include "session/command_words.h"
 #include "state/journal.h"
 #include "state/queue_rows.h"
 #include "state/rows.h"
@@ -68,7 +69,7 @@ std::string new_session_id() {
 }
 
 bool is_read_only(const std::string& word) {
-    const Command* c = find_command(word);
+    const CommandWord* c = find_command_word(word);
     if (c == nullptr) return true;
     static const char* kReadOnly[] = {"find", "get-status", "get-property", "list", "info", "stat", "cat",
                                       "help", "quit", "save", "allocated", "available"};
@@ -81,7 +82,7 @@ bool is_read_only(const std::string& word) {
 std::vector<int64_t> touched_jobs(const Args& args, int64_t before, int64_t after) {
     std::vector<int64_t> ids;
     for (int64_t id = before; id < after; ++id) ids.push_back(id);
-    const Command* c = find_command(args[0]);
+    const CommandWord* c = find_command_word(args[0]);
     size_t at = 0;
     if (c != nullptr && (std::strcmp(c->name, "cancel") == 0 || std::strcmp(c->name, "partial-cancel") == 0)) at = 1;
     if (c != nullptr && std::strcmp(c->name, "update") == 0) at = 4;
@@ -149,7 +150,7 @@ private:
 // The vertices a row command changes: those of the job it cancels (before
 // it runs) or creates or changes (after), or those at the path it sets.
 int64_t job_argument(const Args& args) {
-    const Command* c = find_command(args[0]);
+    const CommandWord* c = find_command_word(args[0]);
     if (c == nullptr || args.size() < 2) return 0;
     if (std::strcmp(c->name, "cancel") != 0 && std::strcmp(c->name, "partial-cancel") != 0) return 0;
     return std::strtoll(args[1].c_str(), nullptr, 10);
@@ -158,7 +159,7 @@ int64_t job_argument(const Args& args) {
 void dirty_after(const Session& s, const Args& args, const std::vector<int64_t>& jobs, Dirty& out) {
     for (int64_t id : jobs)
         if (s.is_live(id)) add_job_vertices(s, id, out);
-    const Command* c = find_command(args[0]);
+    const CommandWord* c = find_command_word(args[0]);
     if (c != nullptr && args.size() >= 2 &&
         (std::strcmp(c->name, "set-status") == 0 || std::strcmp(c->name, "set-property") == 0))
         for (VertexId v : s.graph->at_path(args[1])) out.vertices.insert(v);
@@ -190,7 +191,7 @@ void watch_queue(Session& s) {
 // A job's R in its row names the properties of its nodes
 // (state/job_r.h): set-property changes the rows of the jobs tagged there.
 void add_property_jobs(const Session& s, const Args& args, std::vector<int64_t>& jobs) {
-    const Command* c = find_command(args[0]);
+    const CommandWord* c = find_command_word(args[0]);
     if (c == nullptr || args.size() < 2 || std::strcmp(c->name, "set-property") != 0) return;
     for (VertexId v : s.graph->at_path(args[1]))
         if (const VertexSchedule* r = s.store->find(v))
@@ -201,7 +202,7 @@ void add_property_jobs(const Session& s, const Args& args, std::vector<int64_t>&
 // live job's records may change (remove releases what a job held on what
 // goes, and both re-install the subtree plans of the ancestors).
 bool changes_graph(const Args& args) {
-    const Command* c = find_command(args[0]);
+    const CommandWord* c = find_command_word(args[0]);
     return c != nullptr && (std::strcmp(c->name, "attach") == 0 || std::strcmp(c->name, "remove") == 0);
 }
 
