@@ -68,9 +68,9 @@ Next cmd_queue_manager(Session&, const Args&);   // cmd_queue.cc
 Next cmd_cat(Session&, const Args&);             // command_table.cc
 Next cmd_help(Session&, const Args&);            // command_table.cc
 Next cmd_quit(Session&, const Args&);            // command_table.cc
-Next cmd_save(Session&, const Args&);            // state/commands.cc
-Next cmd_allocated(Session&, const Args&);       // state/queries.cc
-Next cmd_available(Session&, const Args&);       // state/queries.cc
+Next cmd_save(Session&, const Args&);            // cmd_save.cc
+Next cmd_allocated(Session&, const Args&);       // cmd_queries.cc
+Next cmd_available(Session&, const Args&);       // cmd_queries.cc
 
 // Settles the simulated queue at end of input (its last pass runs).
 void finish_queue(Session&);             // cmd_queue.cc
