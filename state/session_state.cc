@@ -11,8 +11,6 @@
 #include <random>
 #include <sstream>
 
-#include "cli/command_table.h"  // run_command_line (replay)
-#include "cli/repl.h"
 #include "session/build.h"
 #include "session/command_words.h"
 #include "state/journal.h"
@@ -317,7 +315,7 @@ bool read_input(SessionState& st, const std::string& path, std::string& text) {
 }
 
 // Runs the journal's entries again with their output discarded.
-void replay(Session& s) {
+void replay(Session& s, const FrontEnd& front_end) {
     SessionState& st = state_of(s);
     std::ostringstream sink;
     std::streambuf* out = std::cout.rdbuf(sink.rdbuf());
@@ -325,7 +323,7 @@ void replay(Session& s) {
     for (const Entry& e : st.journal.entries) {
         st.replay = &e;
         st.replay_input = 0;
-        run_command_line(s, e.line);
+        front_end.run_line(s, e.line);
         restore_timing(s, e.timing);
         sink.str(std::string());
     }
@@ -344,7 +342,8 @@ std::string first_line(std::string message) {
 
 // The session over the graph the rows describe (what init_session does
 // over a parsed source).
-Status start_from_graph_rows(Session& s, const Options& o, Database& db, uint64_t& graph_sum) {
+Status start_from_graph_rows(Session& s, const Options& o, Database& db, uint64_t& graph_sum,
+                             const FrontEnd& front_end) {
     auto start = std::chrono::steady_clock::now();
     auto graph = read_graph_rows(db, graph_sum);
     if (!graph) return graph.error();
@@ -352,12 +351,14 @@ Status start_from_graph_rows(Session& s, const Options& o, Database& db, uint64_
     s.graph = std::move(*graph);
     Status ready = finish_session(s);
     if (!ready) return make_error(Errc::kInvalid, db.path() + ": the saved session does not start: " + first_line(ready.message()));
-    if (o.elapse_time)
-        print_graph_stats(*s.graph, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    if (o.elapse_time) {
+        double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        front_end.print_graph_stats(*s.graph, seconds);
+    }
     return ok_status();
 }
 
-Status resume(Session& s, const Options& given, const std::string& path, Database& db) {
+Status resume(Session& s, const Options& given, const std::string& path, Database& db, const FrontEnd& front_end) {
     RQ_TRY(open_existing(db, path));
     auto snap = read_snapshot(db);
     if (!snap) return snap.error();
@@ -379,7 +380,8 @@ Status resume(Session& s, const Options& given, const std::string& path, Databas
     uint64_t graph_sum = 0;
     // From the graph rows: no parse of the source (nor detection of the
     // machine for -f local / hwloc without -L).
-    Status ready = from_graph_rows ? start_from_graph_rows(s, o, db, graph_sum) : init_session(s, o, snap->source);
+    Status ready = from_graph_rows ? start_from_graph_rows(s, o, db, graph_sum, front_end)
+                                   : front_end.init_session(s, o, snap->source);
     if (!ready && from_graph_rows) return ready;
     if (!ready) return make_error(Errc::kInvalid, path + ": the saved session does not start: " + first_line(ready.message()));
     attach_journal(s, snap->source);
@@ -390,7 +392,7 @@ Status resume(Session& s, const Options& given, const std::string& path, Databas
     st.dirty[key_of(path)];  // tracked from here on, for `save FILE changes`
     st.rows_exact = snap->rows_exact;
     if (!snap->rows_exact) {
-        replay(s);
+        replay(s, front_end);
         return ok_status();
     }
     Status restored = restore_rows(db, s, snap->rows_digest - graph_sum);
@@ -430,15 +432,15 @@ Result<bool> holds_saved_session(const std::string& path) {
     return opened.error();
 }
 
-Status start_state_file(Session& s, const Options& options, const std::string& text) {
+Status start_state_file(Session& s, const Options& options, const std::string& text, const FrontEnd& front_end) {
     const std::string& path = options.state_file;
     auto exists = holds_saved_session(path);
     if (!exists) return exists.error();
     Database db;
     if (*exists) {
-        RQ_TRY(resume(s, options, path, db));
+        RQ_TRY(resume(s, options, path, db, front_end));
     } else {
-        Status ready = init_session(s, options, text);
+        Status ready = front_end.init_session(s, options, text);
         if (!ready) return ready;
         attach_journal(s, text);
         RQ_TRY(db.open(path, true));
@@ -464,10 +466,10 @@ bool is_state_request(const Options& options, const std::string& text) {
            (text.size() >= 16 && std::memcmp(text.data(), "SQLite format 3", 16) == 0);
 }
 
-Status start_session(Session& s, const Options& options, const std::string& text) {
-    Status started = !options.state_file.empty() ? start_state_file(s, options, text) : [&] {
+Status start_session(Session& s, const Options& options, const std::string& text, const FrontEnd& front_end) {
+    Status started = !options.state_file.empty() ? start_state_file(s, options, text, front_end) : [&] {
         Database db;
-        return resume(s, options, options.load_file, db);
+        return resume(s, options, options.load_file, db, front_end);
     }();
     if (!started && started.message().rfind("resource_query_t", 0) != 0)
         return make_error(started.code(), "resource_query_t: ERROR: " + printable(started.message()) + "\n");
