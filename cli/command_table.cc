@@ -3,6 +3,7 @@
 
 #include "cli/json_output.h"
 
+#include <cstring>
 #include <fstream>
 #include <optional>
 #include <iostream>
@@ -10,99 +11,116 @@
 
 namespace rq {
 
+namespace {
+
+// Each command's abbreviation is session/command_words.h's: one list of
+// the words for the REPL and state/ (command_table_test.cc checks that the
+// two lists name the same commands in the same order).
+std::vector<Command> with_abbreviations(std::vector<Command> table) {
+    for (Command& c : table) {
+        const CommandWord* word = find_command_word(c.name);
+        c.abbreviation = word != nullptr ? word->abbreviation : "";
+    }
+    return table;
+}
+
+}  // namespace
+
 const std::vector<Command>& command_table() {
-    static const std::vector<Command> table = {
-        {"match", "m",
+    static const std::vector<Command> table = with_abbreviations({
+        {"match",
          "Match a jobspec (subcmd: allocate | allocate_with_satisfiability | "
          "allocate_orelse_reserve | satisfiability | without_allocating | "
          "without_allocating_future): resource-query> match allocate jobspec.yaml",
          cmd_match},
-        {"multi-match", "M",
+        {"multi-match",
          "Match several jobspecs in turn, stopping at the first failure: "
          "resource-query> multi-match allocate jobspec1.yaml jobspec2.yaml",
          cmd_multi_match},
-        {"update", "u",
+        {"update",
          "Apply an existing allocation given as R (subcmd: allocate | reserve; reader: jgf | "
          "jgf_shorthand | rv1exec): resource-query> update allocate jgf R.json 5 0 3600",
          cmd_update},
-        {"attach", "j", "Grow the graph with a JGF subgraph: resource-query> attach subgraph.json",
+        {"attach", "Grow the graph with a JGF subgraph: resource-query> attach subgraph.json",
          cmd_attach},
-        {"remove", "r",
+        {"remove",
          "Shrink the graph by path (true) or by an idset of ranks (false): "
          "resource-query> remove /cluster0/node1 true",
          cmd_remove},
-        {"find", "f",
+        {"find",
          "Find resources matching an expression: resource-query> find status=down and "
          "sched-now=allocated",
          cmd_find},
-        {"cancel", "c", "Cancel an allocation or reservation: resource-query> cancel 1 [stats]",
+        {"cancel", "Cancel an allocation or reservation: resource-query> cancel 1 [stats]",
          cmd_cancel},
-        {"partial-cancel", "pc",
+        {"partial-cancel",
          "Release part of a job's resources (reader: jgf | rv1exec): "
          "resource-query> partial-cancel 1 rv1exec R.json [stats]",
          cmd_partial_cancel},
-        {"set-property", "p",
+        {"set-property",
          "Set a property on a resource: resource-query> set-property /cluster0/node0 class=fast",
          cmd_set_property},
-        {"get-property", "g", "Print the properties of a resource: resource-query> get-property /cluster0/node0",
+        {"get-property", "Print the properties of a resource: resource-query> get-property /cluster0/node0",
          cmd_get_property},
-        {"set-status", "t",
+        {"set-status",
          "Mark a resource (and its subtree) up or down: resource-query> set-status /cluster0/node0 down",
          cmd_set_status},
-        {"get-status", "e", "Print whether a resource is up or down: resource-query> get-status /cluster0/node0",
+        {"get-status", "Print whether a resource is up or down: resource-query> get-status /cluster0/node0",
          cmd_get_status},
-        {"request", "rr",
+        {"request",
          "Request amounts from resource pools (HyperQueue NAME=AMOUNT [\"AMOUNT STRATEGY\"] | all, "
          "canary NAME=N,NAME=N, CTest RESOURCE_GROUPS; subcmd: allocate | allocate_orelse_reserve | "
          "satisfiability; options -F FORMAT, --env NAME=TEMPLATE, --duration SECONDS): "
          "resource-query> request allocate cpus=\"8 scatter\" gpus/nvidia=1",
          cmd_request},
-        {"hwdetect", "hw", "Print the resource pools detected on this machine (HyperQueue syntax): "
+        {"hwdetect", "Print the resource pools detected on this machine (HyperQueue syntax): "
          "resource-query> hwdetect",
          cmd_hwdetect},
-        {"list", "l", "List all jobs: resource-query> list", cmd_list},
-        {"info", "i", "Print the state of one job: resource-query> info 1", cmd_info},
-        {"stat", "s", "Print overall matching statistics: resource-query> stat", cmd_stat},
-        {"save", "sv",
+        {"list", "List all jobs: resource-query> list", cmd_list},
+        {"info", "Print the state of one job: resource-query> info 1", cmd_info},
+        {"stat", "Print overall matching statistics: resource-query> stat", cmd_stat},
+        {"save",
          "Save the session to an SQLite file, whole or only what changed since the last save "
          "there; resume it with -f db -L FILE: resource-query> save state.db [changes]",
          cmd_save},
-        {"allocated", "al",
+        {"allocated",
          "Print what a job (or any job) holds, in the -F format, or its counts by type: "
          "resource-query> allocated [JOBID] [--summary]",
          cmd_allocated},
-        {"available", "av",
+        {"available",
          "Print what no job holds now (or at time T), in the -F format, or its counts by type: "
          "resource-query> available [--at T] [--summary]",
          cmd_available},
-        {"submit", "sb",
+        {"submit",
          "Queue a jobspec or a pool request at the simulated time: resource-query> submit [--queue Q] "
          "[--priority 1-10] [--name DEF] [--runtime S] [--rm KEY=N] jobspec.yaml | [--duration S] request cpus=4",
          cmd_submit},
-        {"set-priority", "sp", "Change a pending job's priority: resource-query> set-priority 3 8", cmd_set_priority},
-        {"dequeue", "dq", "Remove a pending job from the queue: resource-query> dequeue 3", cmd_dequeue},
-        {"queue", "qu", "Print the pending jobs in order, with state and reason: resource-query> queue", cmd_queue},
-        {"time", "tm", "Print the simulated time: resource-query> time", cmd_time},
-        {"advance", "ad", "Move the simulated clock: resource-query> advance 60", cmd_advance},
-        {"run", "rn", "Run until nothing is pending or running: resource-query> run", cmd_run},
-        {"queue-add", "qa",
+        {"set-priority", "Change a pending job's priority: resource-query> set-priority 3 8", cmd_set_priority},
+        {"dequeue", "Remove a pending job from the queue: resource-query> dequeue 3", cmd_dequeue},
+        {"queue", "Print the pending jobs in order, with state and reason: resource-query> queue", cmd_queue},
+        {"time", "Print the simulated time: resource-query> time", cmd_time},
+        {"advance", "Move the simulated clock: resource-query> advance 60", cmd_advance},
+        {"run", "Run until nothing is pending or running: resource-query> run", cmd_run},
+        {"queue-add",
          "Declare a queue with its own policy: resource-query> queue-add batch [--policy easy] "
          "[--queue-depth 32] [--reservation-depth 2]",
          cmd_queue_add},
-        {"queue-manager", "qm",
+        {"queue-manager",
          "Give a queue a JQM resource manager: resource-query> queue-manager batch quantity thread 3 | "
          "discrete gpu gpu0 gpu1 | highlander hl",
          cmd_queue_manager},
-        {"cat", "a", "Print a jobspec file: resource-query> cat jobspec.yaml", cmd_cat},
-        {"help", "h", "Print this help (or one command's): resource-query> help [command]", cmd_help},
-        {"quit", "q", "Exit the session: resource-query> quit", cmd_quit},
-    };
+        {"cat", "Print a jobspec file: resource-query> cat jobspec.yaml", cmd_cat},
+        {"help", "Print this help (or one command's): resource-query> help [command]", cmd_help},
+        {"quit", "Exit the session: resource-query> quit", cmd_quit},
+    });
     return table;
 }
 
 const Command* find_command(const std::string& word) {
+    const CommandWord* command = find_command_word(word);
+    if (command == nullptr) return nullptr;
     for (auto& c : command_table())
-        if (word == c.name || word == c.abbreviation) return &c;
+        if (std::strcmp(c.name, command->name) == 0) return &c;
     return nullptr;
 }
 

@@ -1,15 +1,15 @@
-// The REPL's command table: name, abbreviation, one-line help, handler
-// (spec/cli.md §5). Each handler lives in a cmd_*.cc file by theme.
+// The REPL's command table: name, one-line help, handler (spec/cli.md §5),
+// and the abbreviation session/command_words.h gives the name. Each
+// handler lives in a cmd_*.cc file by theme.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "cli/session.h"
+#include "session/command_words.h"
 
 namespace rq {
-
-using Args = std::vector<std::string>;
 
 // What a handler tells the REPL: go on, go on after a failure (reported;
 // --fail-fast stops there), or end the session.
@@ -17,17 +17,16 @@ enum class Next { kContinue, kFailed, kQuit };
 
 struct Command {
     const char* name;
-    const char* abbreviation;
     const char* help;
     Next (*run)(Session&, const Args&);
+    const char* abbreviation = "";  // filled in from command_words()
 };
 
 // In the order `help` lists them.
 const std::vector<Command>& command_table();
 
-// Looks a command up by full name or abbreviation; nullptr if unknown.
-// (`remove` is reachable only by name or its own abbreviation "r": the
-// reference gives it `j` too, which always meant attach.)
+// Looks a command up by full name or abbreviation (find_command_word);
+// nullptr if unknown.
 const Command* find_command(const std::string& word);
 
 // Splits a line on whitespace and runs it. Unknown first words (and `#`
@@ -69,9 +68,9 @@ Next cmd_queue_manager(Session&, const Args&);   // cmd_queue.cc
 Next cmd_cat(Session&, const Args&);             // command_table.cc
 Next cmd_help(Session&, const Args&);            // command_table.cc
 Next cmd_quit(Session&, const Args&);            // command_table.cc
-Next cmd_save(Session&, const Args&);            // state/commands.cc
-Next cmd_allocated(Session&, const Args&);       // state/queries.cc
-Next cmd_available(Session&, const Args&);       // state/queries.cc
+Next cmd_save(Session&, const Args&);            // cmd_save.cc
+Next cmd_allocated(Session&, const Args&);       // cmd_queries.cc
+Next cmd_available(Session&, const Args&);       // cmd_queries.cc
 
 // Settles the simulated queue at end of input (its last pass runs).
 void finish_queue(Session&);             // cmd_queue.cc

@@ -129,6 +129,14 @@ Status init_session(Session& session, const Options& options, const std::string&
     return Status();
 }
 
+state::FrontEnd repl_front_end() {
+    state::FrontEnd front_end;
+    front_end.init_session = init_session;
+    front_end.print_graph_stats = print_graph_stats;
+    front_end.run_line = [](Session& session, const std::string& line) { run_command_line(session, line); };
+    return front_end;
+}
+
 int run_session(const Options& given) {
     Session session;
     Options options = given;
@@ -142,7 +150,7 @@ int run_session(const Options& given) {
         return fail_startup("resource_query_t: ERROR: can't read " + options.load_file + "\n");
     // A saved session (-f db, or a file with SQLite's header) or --state.
     if (state::is_state_request(options, source_text)) {
-        Status resumed = state::start_session(session, options, source_text);
+        Status resumed = state::start_session(session, options, source_text, repl_front_end());
         if (!resumed) return fail_startup(resumed);
     } else {
         Status ready = init_session(session, options, source_text);

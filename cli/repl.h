@@ -5,6 +5,7 @@
 
 #include "cli/options.h"
 #include "cli/session.h"
+#include "state/session_state.h"
 #include "utilities/result.h"
 
 namespace rq {
@@ -19,5 +20,10 @@ Status init_session(Session& session, const Options& options, const std::string&
 
 // The -e start-up lines: load time and the graph's counts.
 void print_graph_stats(const ResourceGraph& graph, double load_seconds);
+
+// What state/ asks of this front end to resume or start a saved session:
+// init_session, print_graph_stats, and run_command_line to replay journal
+// lines.
+state::FrontEnd repl_front_end();
 
 }  // namespace rq

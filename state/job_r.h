@@ -22,7 +22,7 @@
 #include <cstdint>
 #include <string>
 
-#include "cli/session.h"
+#include "session/session.h"
 
 namespace rq::state {
 

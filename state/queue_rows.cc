@@ -3,9 +3,9 @@
 #include <cstring>
 #include <set>
 
-#include "cli/command_table.h"
 #include "pools/request.h"
 #include "queue/queue_set.h"
+#include "session/command_words.h"
 #include "state/digest.h"
 #include "state/row_types.h"
 
@@ -239,7 +239,7 @@ void QueueDelta::apply() const {
 }
 
 bool is_queue_row_command(const std::string& word) {
-    const Command* c = find_command(word);
+    const CommandWord* c = find_command_word(word);
     if (c == nullptr) return false;
     for (const char* name : {"submit", "set-priority", "dequeue", "queue", "time", "advance", "run", "queue-add",
                              "queue-manager", "request", "hwdetect"})

@@ -23,7 +23,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "cli/session.h"
+#include "session/session.h"
 #include "state/journal.h"
 #include "state/rows.h"
 #include "state/sqlite_db.h"

@@ -9,7 +9,7 @@
 #include <tuple>
 #include <vector>
 
-#include "cli/command_table.h"
+#include "session/command_words.h"
 #include "state/digest.h"
 #include "state/job_r.h"
 #include "state/queue_rows.h"
@@ -273,7 +273,7 @@ Result<uint64_t> old_digest(Statement& select, int64_t key) {
 
 bool is_row_command(const std::string& word) {
     if (is_queue_row_command(word)) return true;  // state/queue_rows.h
-    const Command* c = find_command(word);
+    const CommandWord* c = find_command_word(word);
     if (c == nullptr) return false;
     for (const char* name : {"match", "multi-match", "update", "cancel", "partial-cancel", "set-status", "set-property",
                              "attach", "remove"})

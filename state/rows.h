@@ -22,7 +22,7 @@
 #include <set>
 #include <string>
 
-#include "cli/session.h"
+#include "session/session.h"
 #include "state/graph_rows.h"
 #include "state/sqlite_db.h"
 #include "utilities/result.h"

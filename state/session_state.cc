@@ -11,9 +11,8 @@
 #include <random>
 #include <sstream>
 
-#include "cli/command_table.h"
-#include "cli/repl.h"
 #include "session/build.h"
+#include "session/command_words.h"
 #include "state/journal.h"
 #include "state/queue_rows.h"
 #include "state/rows.h"
@@ -68,7 +67,7 @@ std::string new_session_id() {
 }
 
 bool is_read_only(const std::string& word) {
-    const Command* c = find_command(word);
+    const CommandWord* c = find_command_word(word);
     if (c == nullptr) return true;
     static const char* kReadOnly[] = {"find", "get-status", "get-property", "list", "info", "stat", "cat",
                                       "help", "quit", "save", "allocated", "available"};
@@ -81,7 +80,7 @@ bool is_read_only(const std::string& word) {
 std::vector<int64_t> touched_jobs(const Args& args, int64_t before, int64_t after) {
     std::vector<int64_t> ids;
     for (int64_t id = before; id < after; ++id) ids.push_back(id);
-    const Command* c = find_command(args[0]);
+    const CommandWord* c = find_command_word(args[0]);
     size_t at = 0;
     if (c != nullptr && (std::strcmp(c->name, "cancel") == 0 || std::strcmp(c->name, "partial-cancel") == 0)) at = 1;
     if (c != nullptr && std::strcmp(c->name, "update") == 0) at = 4;
@@ -149,7 +148,7 @@ private:
 // The vertices a row command changes: those of the job it cancels (before
 // it runs) or creates or changes (after), or those at the path it sets.
 int64_t job_argument(const Args& args) {
-    const Command* c = find_command(args[0]);
+    const CommandWord* c = find_command_word(args[0]);
     if (c == nullptr || args.size() < 2) return 0;
     if (std::strcmp(c->name, "cancel") != 0 && std::strcmp(c->name, "partial-cancel") != 0) return 0;
     return std::strtoll(args[1].c_str(), nullptr, 10);
@@ -158,7 +157,7 @@ int64_t job_argument(const Args& args) {
 void dirty_after(const Session& s, const Args& args, const std::vector<int64_t>& jobs, Dirty& out) {
     for (int64_t id : jobs)
         if (s.is_live(id)) add_job_vertices(s, id, out);
-    const Command* c = find_command(args[0]);
+    const CommandWord* c = find_command_word(args[0]);
     if (c != nullptr && args.size() >= 2 &&
         (std::strcmp(c->name, "set-status") == 0 || std::strcmp(c->name, "set-property") == 0))
         for (VertexId v : s.graph->at_path(args[1])) out.vertices.insert(v);
@@ -190,7 +189,7 @@ void watch_queue(Session& s) {
 // A job's R in its row names the properties of its nodes
 // (state/job_r.h): set-property changes the rows of the jobs tagged there.
 void add_property_jobs(const Session& s, const Args& args, std::vector<int64_t>& jobs) {
-    const Command* c = find_command(args[0]);
+    const CommandWord* c = find_command_word(args[0]);
     if (c == nullptr || args.size() < 2 || std::strcmp(c->name, "set-property") != 0) return;
     for (VertexId v : s.graph->at_path(args[1]))
         if (const VertexSchedule* r = s.store->find(v))
@@ -201,7 +200,7 @@ void add_property_jobs(const Session& s, const Args& args, std::vector<int64_t>&
 // live job's records may change (remove releases what a job held on what
 // goes, and both re-install the subtree plans of the ancestors).
 bool changes_graph(const Args& args) {
-    const Command* c = find_command(args[0]);
+    const CommandWord* c = find_command_word(args[0]);
     return c != nullptr && (std::strcmp(c->name, "attach") == 0 || std::strcmp(c->name, "remove") == 0);
 }
 
@@ -316,7 +315,7 @@ bool read_input(SessionState& st, const std::string& path, std::string& text) {
 }
 
 // Runs the journal's entries again with their output discarded.
-void replay(Session& s) {
+void replay(Session& s, const FrontEnd& front_end) {
     SessionState& st = state_of(s);
     std::ostringstream sink;
     std::streambuf* out = std::cout.rdbuf(sink.rdbuf());
@@ -324,7 +323,7 @@ void replay(Session& s) {
     for (const Entry& e : st.journal.entries) {
         st.replay = &e;
         st.replay_input = 0;
-        run_command_line(s, e.line);
+        front_end.run_line(s, e.line);
         restore_timing(s, e.timing);
         sink.str(std::string());
     }
@@ -343,7 +342,8 @@ std::string first_line(std::string message) {
 
 // The session over the graph the rows describe (what init_session does
 // over a parsed source).
-Status start_from_graph_rows(Session& s, const Options& o, Database& db, uint64_t& graph_sum) {
+Status start_from_graph_rows(Session& s, const Options& o, Database& db, uint64_t& graph_sum,
+                             const FrontEnd& front_end) {
     auto start = std::chrono::steady_clock::now();
     auto graph = read_graph_rows(db, graph_sum);
     if (!graph) return graph.error();
@@ -351,12 +351,14 @@ Status start_from_graph_rows(Session& s, const Options& o, Database& db, uint64_
     s.graph = std::move(*graph);
     Status ready = finish_session(s);
     if (!ready) return make_error(Errc::kInvalid, db.path() + ": the saved session does not start: " + first_line(ready.message()));
-    if (o.elapse_time)
-        print_graph_stats(*s.graph, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    if (o.elapse_time) {
+        double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        front_end.print_graph_stats(*s.graph, seconds);
+    }
     return ok_status();
 }
 
-Status resume(Session& s, const Options& given, const std::string& path, Database& db) {
+Status resume(Session& s, const Options& given, const std::string& path, Database& db, const FrontEnd& front_end) {
     RQ_TRY(open_existing(db, path));
     auto snap = read_snapshot(db);
     if (!snap) return snap.error();
@@ -378,7 +380,8 @@ Status resume(Session& s, const Options& given, const std::string& path, Databas
     uint64_t graph_sum = 0;
     // From the graph rows: no parse of the source (nor detection of the
     // machine for -f local / hwloc without -L).
-    Status ready = from_graph_rows ? start_from_graph_rows(s, o, db, graph_sum) : init_session(s, o, snap->source);
+    Status ready = from_graph_rows ? start_from_graph_rows(s, o, db, graph_sum, front_end)
+                                   : front_end.init_session(s, o, snap->source);
     if (!ready && from_graph_rows) return ready;
     if (!ready) return make_error(Errc::kInvalid, path + ": the saved session does not start: " + first_line(ready.message()));
     attach_journal(s, snap->source);
@@ -389,7 +392,7 @@ Status resume(Session& s, const Options& given, const std::string& path, Databas
     st.dirty[key_of(path)];  // tracked from here on, for `save FILE changes`
     st.rows_exact = snap->rows_exact;
     if (!snap->rows_exact) {
-        replay(s);
+        replay(s, front_end);
         return ok_status();
     }
     Status restored = restore_rows(db, s, snap->rows_digest - graph_sum);
@@ -429,15 +432,15 @@ Result<bool> holds_saved_session(const std::string& path) {
     return opened.error();
 }
 
-Status start_state_file(Session& s, const Options& options, const std::string& text) {
+Status start_state_file(Session& s, const Options& options, const std::string& text, const FrontEnd& front_end) {
     const std::string& path = options.state_file;
     auto exists = holds_saved_session(path);
     if (!exists) return exists.error();
     Database db;
     if (*exists) {
-        RQ_TRY(resume(s, options, path, db));
+        RQ_TRY(resume(s, options, path, db, front_end));
     } else {
-        Status ready = init_session(s, options, text);
+        Status ready = front_end.init_session(s, options, text);
         if (!ready) return ready;
         attach_journal(s, text);
         RQ_TRY(db.open(path, true));
@@ -463,10 +466,10 @@ bool is_state_request(const Options& options, const std::string& text) {
            (text.size() >= 16 && std::memcmp(text.data(), "SQLite format 3", 16) == 0);
 }
 
-Status start_session(Session& s, const Options& options, const std::string& text) {
-    Status started = !options.state_file.empty() ? start_state_file(s, options, text) : [&] {
+Status start_session(Session& s, const Options& options, const std::string& text, const FrontEnd& front_end) {
+    Status started = !options.state_file.empty() ? start_state_file(s, options, text, front_end) : [&] {
         Database db;
-        return resume(s, options, options.load_file, db);
+        return resume(s, options, options.load_file, db, front_end);
     }();
     if (!started && started.message().rfind("resource_query_t", 0) != 0)
         return make_error(started.code(), "resource_query_t: ERROR: " + printable(started.message()) + "\n");

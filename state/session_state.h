@@ -4,13 +4,29 @@
 // (every state-changing command committed before its output is printed).
 #pragma once
 
+#include <functional>
 #include <string>
 
-#include "cli/options.h"
-#include "cli/session.h"
+#include "session/options.h"
+#include "session/session.h"
 #include "utilities/result.h"
 
 namespace rq::state {
+
+// What state/ asks of the front end that reads the commands (cli/repl.h's
+// repl_front_end()): it starts sessions and runs command lines, and state/
+// never calls up into it.
+struct FrontEnd {
+    // Builds a session from options and the -L text, as a fresh start does
+    // (with its start-up messages). The error is the start-up message.
+    std::function<Status(Session&, const Options&, const std::string& text)> init_session;
+    // -e after a session started from the saved graph rows (no -L text):
+    // the graph's load time and counts, as init_session prints them.
+    std::function<void(const ResourceGraph&, double load_seconds)> print_graph_stats;
+    // Runs one command line again (replaying the journal); its output is
+    // discarded.
+    std::function<void(Session&, const std::string& line)> run_line;
+};
 
 // Whether start-up goes through start_session: -f db, --state, or a -L file
 // whose contents (`text`) begin with SQLite's header.
@@ -21,7 +37,7 @@ bool is_state_request(const Options& options, const std::string& text);
 // --fail-fast, --no-history and --events-json), or, for a
 // new --state file, starts from -L and saves it whole. `text` is the -L
 // file's contents. Also installs the journal hooks.
-Status start_session(Session& session, const Options& options, const std::string& text);
+Status start_session(Session& session, const Options& options, const std::string& text, const FrontEnd& front_end);
 
 // Installs the journal hooks on a session built by init_session from
 // `source` (the -L contents), so that `save` works. Idempotent.

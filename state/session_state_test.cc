@@ -394,7 +394,7 @@ TEST_P(StateRandom, ResumedSessionsPrintWhatTheUninterruptedOnePrints) {
         Options o;
         o.load_format = "db";
         o.load_file = file;
-        Status resumed = start_session(*session, o, "");
+        Status resumed = start_session(*session, o, "", repl_front_end());
         ASSERT_TRUE(resumed.ok()) << resumed.message();
         ++resumes;
         ASSERT_EQ(list, run(*session, "list")) << "after op " << op;
@@ -460,7 +460,7 @@ TEST(StateFile, RefusesForeignAndCorruptFilesWithOneErrorNamingThem) {
         Options o;
         o.load_format = "db";
         o.load_file = (dir / name).string();
-        Status resumed = start_session(s, o, "");
+        Status resumed = start_session(s, o, "", repl_front_end());
         ASSERT_FALSE(resumed.ok()) << name;
         EXPECT_NE(resumed.message().find(name), std::string::npos) << resumed.message();
     }
@@ -570,7 +570,7 @@ void DamagedRows::damage_and_resume(bool rows) {
         Options o;
         o.load_format = "db";
         o.load_file = damaged;
-        Status started = start_session(s, o, "");
+        Status started = start_session(s, o, "", repl_front_end());
         if (started.ok()) {
             EXPECT_EQ(rows, resumed_from_rows(s)) << "round " << round;
             ++resumed;  // the damage hit unused space: the session must be the saved one

@@ -11,6 +11,8 @@
 #include <sstream>
 #include <string>
 
+// The tests drive sessions through the REPL (cli/ is above state/; only
+// tests reach up), and start saved ones with its front end.
 #include "cli/command_table.h"
 #include "cli/repl.h"
 #include "state/session_state.h"
@@ -63,7 +65,7 @@ inline Status resume_edited(const std::string& file, const std::string& copy, co
     Options o;
     o.load_format = "db";
     o.load_file = copy;
-    return start_session(s, o, "");
+    return start_session(s, o, "", repl_front_end());
 }
 
 }  // namespace rq::state::testing

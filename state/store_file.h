@@ -51,7 +51,7 @@
 
 #include <string>
 
-#include "cli/session.h"
+#include "session/session.h"
 #include "state/journal.h"
 #include "state/queue_rows.h"
 #include "state/rows.h"

@@ -120,7 +120,8 @@ void BM_Resume(benchmark::State& state) {
         rq::Options o;
         o.load_format = "db";
         o.load_file = kFile;
-        if (!rq::state::start_session(s, o, "").ok()) return state.SkipWithError("resume failed");
+        if (!rq::state::start_session(s, o, "", rq::repl_front_end()).ok())
+            return state.SkipWithError("resume failed");
         state.SetLabel(rq::state::resumed_from_rows(s) ? "from rows" : "journal replay");
     }
 }
@@ -140,7 +141,8 @@ void BM_MatchCommand(benchmark::State& state) {
     rq::Options o;
     o.load_file = path;
     if (with_state) o.state_file = live;
-    rq::Status started = with_state ? rq::state::start_session(s, o, text) : rq::init_session(s, o, text);
+    rq::Status started =
+        with_state ? rq::state::start_session(s, o, text, rq::repl_front_end()) : rq::init_session(s, o, text);
     if (!started.ok()) return state.SkipWithError(started.message().c_str());
     if (!with_state) rq::state::attach_journal(s, text);
     std::string line = "match allocate " + std::string(RQ_SOURCE_DIR) + "/t/data/jobspecs/core.yaml";

@@ -1,4 +1,4 @@
-// The commands of state/: save (RFC 16 Save).
+// `save FILE [changes]` (RFC 16 Save): the REPL side of state::save.
 #include <iostream>
 
 #include "cli/command_table.h"
