@@ -21,6 +21,7 @@ namespace rq::state {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::labels_of;
 using testing::run;
 
 // A node with one socket's worth of cores labelled, below a labelled node.
@@ -68,19 +69,6 @@ attributes:
   system:
     duration: 3600
 )";
-
-// Every vertex's labels, a line each.
-std::string labels_of(const Session& s) {
-    std::ostringstream out;
-    for (VertexId v = 0; v < s.graph->num_vertices(); ++v)
-        if (const VertexSchedule* r = s.store->find(v))
-            if (const rq::Labels::Map* m = r->ephemeral.get()) {
-                out << v;
-                for (auto& [k, val] : *m) out << " " << k << "=" << val;
-                out << "\n";
-            }
-    return out.str();
-}
 
 // The commands that clear labels, and what a later match then prints.
 class StateLabels : public ::testing::TestWithParam<const char*> {
