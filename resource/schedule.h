@@ -96,8 +96,18 @@ public:
     // allocations, reservations, tags and subtree spans.
     std::string describe() const;
 
+    // While set, the vertices whose labels a walk changes are appended to
+    // `log` (duplicates possible): what `save FILE changes` must rewrite
+    // (state/). Null: not watched, as the graph's change log.
+    void set_label_log(std::vector<VertexId>* log) { label_log_ = log; }
+    std::vector<VertexId>* label_log() const { return label_log_; }
+    void note_labels(VertexId v) {
+        if (label_log_ != nullptr) label_log_->push_back(v);
+    }
+
 private:
     VertexSlots<VertexSchedule> records_;
+    std::vector<VertexId>* label_log_ = nullptr;
     std::vector<VertexSlots<SubtreePlan>> subtree_;
 };
 

@@ -272,13 +272,34 @@ Result<uint64_t> old_digest(Statement& select, int64_t key) {
 }  // namespace
 
 bool is_row_command(const std::string& word) {
-    if (is_queue_row_command(word)) return true;  // state/queue_rows.h
+    if (is_queue_row_command(word) || changes_labels_only(word)) return true;  // state/queue_rows.h
     const CommandWord* c = find_command_word(word);
     if (c == nullptr) return false;
     for (const char* name : {"match", "multi-match", "update", "cancel", "partial-cancel", "set-status", "set-property",
                              "attach", "remove"})
         if (std::strcmp(c->name, name) == 0) return true;
     return false;
+}
+
+bool changes_labels_only(const std::string& word) {
+    const CommandWord* c = find_command_word(word);
+    if (c == nullptr) return false;
+    for (const char* name : {"find", "allocated", "available"})
+        if (std::strcmp(c->name, name) == 0) return true;
+    return false;
+}
+
+LabelWatch::LabelWatch(Session& s, bool on) {
+    if (!on || !s.store) return;
+    store_ = s.store.get();
+    outer_ = store_->label_log();
+    store_->set_label_log(&vertices_);
+}
+
+LabelWatch::~LabelWatch() {
+    if (store_ == nullptr) return;
+    store_->set_label_log(outer_);
+    if (outer_ != nullptr) outer_->insert(outer_->end(), vertices_.begin(), vertices_.end());
 }
 
 void add_job_vertices(const Session& s, int64_t job, Dirty& out) {

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "session/session.h"
 #include "state/graph_rows.h"
@@ -56,9 +57,34 @@ struct Dirty {
 
 // Whether a journaled command keeps every effect in rows (match,
 // multi-match, update, cancel, partial-cancel, set-status, set-property,
-// attach, remove, and the queue's and pools' commands, state/queue_rows.h,
-// unless the queue is JQM's).
+// attach, remove, find, allocated, available, and the queue's and pools'
+// commands, state/queue_rows.h, unless the queue is JQM's).
 bool is_row_command(const std::string& word);
+
+// find, allocated and available: read-only but for the jobspec labels
+// they clear on the vertices they walk (output.md §1.3). Journaled, and
+// their vertices' rows rewritten, only when they cleared some.
+bool changes_labels_only(const std::string& word);
+
+// Watches, while it lives (and `on`), the vertices whose labels the
+// session's walks change: a match labels every candidate its walk accepts
+// (picked or not, traversal.md §4.1 step 14), find clears labels. Nested
+// watches hand theirs to the outer one.
+class LabelWatch {
+public:
+    LabelWatch(Session& s, bool on);
+    ~LabelWatch();
+    LabelWatch(const LabelWatch&) = delete;
+    LabelWatch& operator=(const LabelWatch&) = delete;
+    bool changed() const { return !vertices_.empty(); }
+    // Their vertex rows are to be rewritten.
+    void add_to(Dirty& out) const { out.vertices.insert(vertices_.begin(), vertices_.end()); }
+
+private:
+    ScheduleStore* store_ = nullptr;
+    std::vector<VertexId>* outer_ = nullptr;
+    std::vector<VertexId> vertices_;
+};
 
 // Adds the vertices holding records of live job `job` and the job's rows
 // there: the tag walk from the dominant root (what cancel walks). A job the

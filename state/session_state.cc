@@ -69,8 +69,8 @@ std::string new_session_id() {
 bool is_read_only(const std::string& word) {
     const CommandWord* c = find_command_word(word);
     if (c == nullptr) return true;
-    static const char* kReadOnly[] = {"find", "get-status", "get-property", "list", "info", "stat", "cat",
-                                      "help", "quit", "save", "allocated", "available"};
+    static const char* kReadOnly[] = {"get-status", "get-property", "list", "info", "stat", "cat",
+                                      "help", "quit", "save"};
     for (const char* name : kReadOnly)
         if (std::strcmp(c->name, name) == 0) return true;
     return false;
@@ -266,10 +266,17 @@ bool run_journaled(Session& s, const Args& args, const std::function<bool()>& ru
     st.recording = &entry;
     watch_queue(s);
     if (tracking) st.queue_dirty = &touched;
-    bool quit = run();
+    bool quit, unchanged;
+    {
+        LabelWatch labels(s, tracking || changes_labels_only(args[0]));  // state/rows.h
+        quit = run();
+        if (tracking) labels.add_to(touched);
+        unchanged = changes_labels_only(args[0]) && !labels.changed();
+    }
     st.queue_dirty = nullptr;
     watch_queue(s);
     st.recording = nullptr;
+    if (unchanged) return quit;  // a find that cleared no label: not journaled
     entry.touched_jobs = touched_jobs(args, before, s.next_jobid);
     if (reshapes && !graph_changes_after(s, graph_log, tracking, touched)) st.rows_exact = false;
     if (row_command) {

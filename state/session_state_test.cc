@@ -7,7 +7,9 @@
 // fresh one from the file. Every command of the second run must print what
 // the uninterrupted run printed (match times masked: they are measured),
 // and right after a resume `list` and `stat` print exactly what the saved
-// session printed, measured times included. The rows-only streams leave
+// session printed, measured times included, and every vertex holds the
+// same jobspec labels (half the jobspecs carry labels; find, allocated and
+// available clear them). The rows-only streams leave
 // out the queue unless they are queue-and-rows streams (attach and remove
 // stay in): every resume of theirs builds the graph from the state file's
 // graph rows and restores the rest from rows (not the journal); the file
@@ -87,12 +89,15 @@ std::string meta(const std::string& file, const std::string& key) {
     return q && q->step(status) ? q->text(0) : std::string("none");
 }
 
-std::string jobspec(int nodes, int cores, bool exclusive_node, int64_t duration) {
+// `labelled`: the node and core requests carry labels, which the match
+// stores on the vertices it walks and find, allocated and available clear.
+std::string jobspec(int nodes, int cores, bool exclusive_node, int64_t duration, bool labelled = false) {
     std::ostringstream y;
     y << "version: 1\nresources:\n  - type: node\n    count: " << nodes << "\n"
-      << (exclusive_node ? "    exclusive: true\n" : "")
+      << (exclusive_node ? "    exclusive: true\n" : "") << (labelled ? "    label: n" + std::to_string(nodes) + "\n" : "")
       << "    with:\n      - type: slot\n        count: 1\n        label: default\n"
       << "        with:\n          - type: core\n            count: " << cores << "\n"
+      << (labelled ? "            label: c" + std::to_string(cores) + "\n" : "")
       << "tasks:\n  - command: [ \"app\" ]\n    slot: default\n    count:\n      per_slot: 1\n"
       << "attributes:\n  system:\n    duration: " << duration << "\n";
     return y.str();
@@ -126,7 +131,7 @@ protected:
         machine_ = rq::testing::machine_jgf(0, 8);
         write(dir_ / "machine.json", machine_);
         for (int i = 0; i < 6; ++i)
-            write(spec(i), jobspec(1 + i % 2, 1 + i % 3, i == 4, 100 + 700 * i));
+            write(spec(i), jobspec(1 + i % 2, 1 + i % 3, i == 4, 100 + 700 * i, i % 2 == 1));
     }
     void TearDown() override { fs::remove_all(dir_); }
 
@@ -173,8 +178,9 @@ protected:
         if (dice < 76) return "set-status " + node + (pick(3) ? " up" : " down");
         if (dice < 81) return "set-property " + node + " color=c" + std::to_string(pick(3));
         static const char* queries[] = {"list", "stat", "find status=down", "find sched-now=allocated",
-                                        "get-property /cluster0/rack0/node1", "find sched-future=reserved"};
-        if (dice < 92) return queries[pick(6)];
+                                        "get-property /cluster0/rack0/node1", "find sched-future=reserved",
+                                        "allocated --summary", "available --summary"};
+        if (dice < 92) return queries[pick(8)];
         return "info " + std::to_string(job);
     }
 
@@ -341,11 +347,16 @@ TEST_P(StateRandom, ResumedSessionsPrintWhatTheUninterruptedOnePrints) {
     rng_.seed(config.seed);
     auto whole = fresh();
     std::vector<std::string> commands, outputs;
+    int label_clears = 0;  // find, allocated or available clearing labels a match stored
     for (int op = 0; op < operations; ++op) {
         commands.push_back(next_command(*whole, op));
         int64_t before = whole->next_jobid;
+        const std::string word = commands.back().substr(0, commands.back().find(' '));
+        const bool clears = word == "find" || word == "allocated" || word == "available";
+        const bool labelled = clears && !testing::labels_of(*whole).empty();
         outputs.push_back(run(*whole, commands.back()));
         keep_r(*whole, before, outputs.back());
+        if (labelled && testing::labels_of(*whole).empty()) ++label_clears;
     }
 
     std::mt19937 cuts(config.seed * 7 + 1);
@@ -385,7 +396,7 @@ TEST_P(StateRandom, ResumedSessionsPrintWhatTheUninterruptedOnePrints) {
         }
         if (cuts() % 4 != 0) continue;
         std::string list = run(*session, "list"), stat = run(*session, "stat");
-        std::string store = session->store->describe();
+        std::string store = session->store->describe(), labels = testing::labels_of(*session);
         std::string queued = describe_queue(*session);
         int64_t nodes_up = session->graph->nodes_up;
         const std::string graph = graph_text(*session->graph);
@@ -399,6 +410,7 @@ TEST_P(StateRandom, ResumedSessionsPrintWhatTheUninterruptedOnePrints) {
         ++resumes;
         ASSERT_EQ(list, run(*session, "list")) << "after op " << op;
         ASSERT_EQ(stat, run(*session, "stat")) << "after op " << op;
+        ASSERT_EQ(labels, testing::labels_of(*session)) << "after op " << op;
         if (config.rows_only) {
             ASSERT_TRUE(resumed_from_rows(*session)) << "after op " << op;
             ASSERT_EQ(store, session->store->describe()) << "after op " << op;
@@ -416,16 +428,18 @@ TEST_P(StateRandom, ResumedSessionsPrintWhatTheUninterruptedOnePrints) {
         bool ok = out.find("ERROR") == std::string::npos && out.find("error") == std::string::npos;
         if (word == "match" && out.find("RESOURCES=ALLOCATED") != std::string::npos) ++done["allocated"];
         if (word == "match" && out.find("RESOURCES=RESERVED") != std::string::npos) ++done["reserved"];
-        if (word != "match" && ok) ++done[word];
+        if (word != "match" && ok) ++done[word == "allocated" ? "allocated (query)" : word];
     }
     if (std::getenv("RQ_STATE_TEST_VERBOSE"))
         for (auto& [k, n] : done) std::cerr << k << " " << n << "\n";
+    if (std::getenv("RQ_STATE_TEST_VERBOSE")) std::cerr << "label clears " << label_clears << "\n";
     // Every kind of command ran several times (fewer in the prefix the
     // sanitizer build runs: the 3,000 first operations of a 6,000 stream).
     const int least = operations < config.operations ? 3 : 5;
     for (const char* kind : {"allocated", "reserved", "cancel", "partial-cancel", "update", "set-status", "set-property"})
         EXPECT_GE(done[kind], least) << kind;
     for (const char* kind : {"attach", "remove"}) EXPECT_GE(done[kind], least) << kind;
+    EXPECT_GE(label_clears, least) << "finds that cleared labels";
     if (config.rows_only && config.queue_rows) {
         for (const char* kind : {"submit", "set-priority", "dequeue", "advance", "queue", "request"})
             EXPECT_GE(done[kind], least) << kind;

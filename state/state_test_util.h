@@ -50,6 +50,20 @@ inline std::unique_ptr<Session> fresh_session(const Options& o, const std::strin
     return s;
 }
 
+// Every vertex's jobspec labels (JGF "ephemeral"), a line each: not in
+// ScheduleStore::describe(), and find clears them.
+inline std::string labels_of(const Session& s) {
+    std::ostringstream out;
+    for (VertexId v = 0; v < s.graph->num_vertices(); ++v)
+        if (const VertexSchedule* r = s.store->find(v))
+            if (const Labels::Map* m = r->ephemeral.get()) {
+                out << v;
+                for (auto& [k, val] : *m) out << " " << k << "=" << val;
+                out << "\n";
+            }
+    return out.str();
+}
+
 // Copies the state file `file` to `copy`, changes the copy with the SQL
 // `edit` (which must change something) and resumes it: what the resume says.
 inline Status resume_edited(const std::string& file, const std::string& copy, const std::string& edit) {

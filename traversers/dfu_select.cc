@@ -112,6 +112,7 @@ bool DfuTraverser::dom_dfv(VertexId u, const std::vector<JobResource>& resources
         if (!fresh && it->second == seq_) return false;  // labelled twice in one walk
         it->second = seq_;
         store_.get(u, graph_.size(u)).ephemeral["label"] = r.label;
+        store_.note_labels(u);
     }
     ++postorder_;
     return true;

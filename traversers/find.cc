@@ -386,7 +386,10 @@ private:
             if (!record->reservations.empty()) flags.reserved = true;
             // Labels belong to the match that stored them; by now they are
             // stale (output.md §1.3: find clears them).
-            record->ephemeral.clear();
+            if (!record->ephemeral.empty()) {
+                record->ephemeral.clear();
+                ctx_.store.note_labels(u);
+            }
         }
         stack_.push_back(Frame{u, flags, graph_.out(u).begin()});
     }

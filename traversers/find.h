@@ -115,7 +115,7 @@ std::optional<uint64_t> parse_flux_jobid(std::string_view text);
 // Where find runs.
 struct FindContext {
     const ResourceGraph& graph;
-    ScheduleStore& store;       // find clears stale ephemeral labels
+    ScheduleStore& store;       // find clears stale ephemeral labels (store.note_labels)
     SubsystemId dominant;       // the walked subsystem; its subtree plans are slot 0
     Time now = 0;               // wall-clock seconds, for agfilter "used" amounts
 };
