@@ -8,10 +8,11 @@
 // with a free list: a record costs its own size, with no heap block and
 // owning pointer of its own, and creating or dropping one allocates
 // nothing once the pool has grown (a queue replay does both once per core
-// and job). The first chunks are ordinary heap blocks, so that a small
-// graph's pool stays small; past kHeapChunks the chunks are cut from 2 MiB
-// huge-page blocks (utilities/page_block.h), where one page fault maps 2 MiB
-// of records instead of 4 KiB.
+// and job). The first 2 MiB of chunks are ordinary heap blocks, so that a
+// small pool stays small and a short session does not touch a whole huge
+// page it will not fill; past that the chunks are cut from 2 MiB huge-page
+// blocks (utilities/page_block.h), where one page fault maps 2 MiB of
+// records instead of 4 KiB.
 #pragma once
 
 #include <algorithm>
@@ -76,7 +77,8 @@ private:
     static constexpr uint32_t kChunkBits = 8;  // 256 records a chunk
     static constexpr uint32_t kChunk = 1u << kChunkBits;
     static constexpr size_t kChunkBytes = kChunk * sizeof(T);
-    static constexpr size_t kHeapChunks = 4;
+    // Chunks that are heap blocks: at least 2 MiB of them, at least 4.
+    static constexpr size_t kHeapChunks = std::max<size_t>(4, PageBlock::kHugePage / kChunkBytes);
     struct Chunk {
         alignas(T) unsigned char bytes[kChunkBytes];
     };
