@@ -77,8 +77,10 @@ private:
     static constexpr uint32_t kChunkBits = 8;  // 256 records a chunk
     static constexpr uint32_t kChunk = 1u << kChunkBits;
     static constexpr size_t kChunkBytes = kChunk * sizeof(T);
-    // Chunks that are heap blocks: at least 2 MiB of them, at least 4.
-    static constexpr size_t kHeapChunks = std::max<size_t>(4, PageBlock::kHugePage / kChunkBytes);
+    // Chunks a huge-page block holds, and chunks that are heap blocks (at
+    // least 2 MiB of them, at least 4).
+    static constexpr size_t kBlockChunks = std::max<size_t>(1, PageBlock::kHugePage / kChunkBytes);
+    static constexpr size_t kHeapChunks = std::max<size_t>(4, kBlockChunks);
     struct Chunk {
         alignas(T) unsigned char bytes[kChunkBytes];
     };
@@ -93,13 +95,10 @@ private:
         }
         // Chunk offsets in a block are multiples of kChunkBytes, itself a
         // multiple of alignof(T): every record stays aligned.
-        if (block_spare_ == 0) {
-            size_t per_block = std::max<size_t>(1, PageBlock::kHugePage / kChunkBytes);
-            blocks_.emplace_back(per_block * kChunkBytes);
-            block_spare_ = per_block;
+        if (block_used_ == kBlockChunks) {
+            blocks_.emplace_back(kBlockChunks * kChunkBytes);
             block_used_ = 0;
         }
-        --block_spare_;
         return blocks_.back().data() + kChunkBytes * block_used_++;
     }
     uint32_t take_slot() {
@@ -116,7 +115,6 @@ private:
         chunks_.swap(o.chunks_);
         heap_.swap(o.heap_);
         blocks_.swap(o.blocks_);
-        std::swap(block_spare_, o.block_spare_);
         std::swap(block_used_, o.block_used_);
         free_.swap(o.free_);
         std::swap(used_, o.used_);
@@ -126,8 +124,7 @@ private:
     std::vector<unsigned char*> chunks_;  // the bytes of chunk i (in heap_ or blocks_)
     std::vector<std::unique_ptr<Chunk>> heap_;  // the first kHeapChunks chunks
     std::vector<PageBlock> blocks_;       // the others, many a block
-    size_t block_spare_ = 0;              // chunks the last block has left
-    size_t block_used_ = 0;               // chunks cut from the last block
+    size_t block_used_ = kBlockChunks;    // chunks cut from the last block (none yet: full)
     std::vector<uint32_t> free_;          // slots of dropped records, for reuse
     uint32_t used_ = 0;                   // slots ever handed out
 };
