@@ -1,5 +1,7 @@
 #include "session/command_words.h"
 
+#include <cstring>
+
 namespace rq {
 
 const std::vector<CommandWord>& command_words() {
@@ -20,6 +22,14 @@ const CommandWord* find_command_word(const std::string& word) {
     for (auto& w : command_words())
         if (word == w.name || word == w.abbreviation) return &w;
     return nullptr;
+}
+
+bool is_command(const std::string& word, std::initializer_list<const char*> names) {
+    const CommandWord* c = find_command_word(word);
+    if (c == nullptr) return false;
+    for (const char* name : names)
+        if (std::strcmp(c->name, name) == 0) return true;
+    return false;
 }
 
 }  // namespace rq

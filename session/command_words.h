@@ -6,6 +6,7 @@
 // below both.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -26,5 +27,9 @@ const std::vector<CommandWord>& command_words();
 // none. (`remove` is reachable only by name or its own abbreviation "r":
 // the reference gives it `j` too, which always meant attach.)
 const CommandWord* find_command_word(const std::string& word);
+
+// Whether `word` names (by full name or abbreviation) one of the commands
+// whose full names are `names`.
+bool is_command(const std::string& word, std::initializer_list<const char*> names);
 
 }  // namespace rq

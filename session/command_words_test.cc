@@ -25,5 +25,15 @@ TEST(CommandWords, OtherWordsNameNone) {
     EXPECT_STREQ(find_command_word("r")->name, "remove");
 }
 
+TEST(CommandWords, IsCommandMatchesByNameOrAbbreviation) {
+    EXPECT_TRUE(is_command("cancel", {"cancel", "partial-cancel"}));
+    EXPECT_TRUE(is_command("pc", {"cancel", "partial-cancel"}));
+    EXPECT_FALSE(is_command("c", {"partial-cancel"}));
+    EXPECT_FALSE(is_command("partial-cancel", {"cancel"}));
+    EXPECT_FALSE(is_command("j", {"remove"}));  // attach's abbreviation
+    EXPECT_FALSE(is_command("mat", {"match"}));
+    EXPECT_FALSE(is_command("match", {}));
+}
+
 }  // namespace
 }  // namespace rq

@@ -1,6 +1,6 @@
 #include "state/queue_rows.h"
 
-#include <cstring>
+#include <cstdlib>
 #include <set>
 
 #include "pools/request.h"
@@ -239,12 +239,8 @@ void QueueDelta::apply() const {
 }
 
 bool is_queue_row_command(const std::string& word) {
-    const CommandWord* c = find_command_word(word);
-    if (c == nullptr) return false;
-    for (const char* name : {"submit", "set-priority", "dequeue", "queue", "time", "advance", "run", "queue-add",
-                             "queue-manager", "request", "hwdetect"})
-        if (std::strcmp(c->name, name) == 0) return true;
-    return false;
+    return is_command(word, {"submit", "set-priority", "dequeue", "queue", "time", "advance", "run", "queue-add",
+                             "queue-manager", "request", "hwdetect"});
 }
 
 bool queue_rows_hold(const Session& s) { return !s.queue || !s.queue->policy().jqm; }

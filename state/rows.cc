@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cinttypes>
-#include <cstring>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -273,21 +272,11 @@ Result<uint64_t> old_digest(Statement& select, int64_t key) {
 
 bool is_row_command(const std::string& word) {
     if (is_queue_row_command(word) || changes_labels_only(word)) return true;  // state/queue_rows.h
-    const CommandWord* c = find_command_word(word);
-    if (c == nullptr) return false;
-    for (const char* name : {"match", "multi-match", "update", "cancel", "partial-cancel", "set-status", "set-property",
-                             "attach", "remove"})
-        if (std::strcmp(c->name, name) == 0) return true;
-    return false;
+    return is_command(word, {"match", "multi-match", "update", "cancel", "partial-cancel", "set-status",
+                             "set-property", "attach", "remove"});
 }
 
-bool changes_labels_only(const std::string& word) {
-    const CommandWord* c = find_command_word(word);
-    if (c == nullptr) return false;
-    for (const char* name : {"find", "allocated", "available"})
-        if (std::strcmp(c->name, name) == 0) return true;
-    return false;
-}
+bool changes_labels_only(const std::string& word) { return is_command(word, {"find", "allocated", "available"}); }
 
 LabelWatch::LabelWatch(Session& s, bool on) {
     if (!on || !s.store) return;

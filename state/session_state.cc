@@ -67,23 +67,17 @@ std::string new_session_id() {
 }
 
 bool is_read_only(const std::string& word) {
-    const CommandWord* c = find_command_word(word);
-    if (c == nullptr) return true;
-    static const char* kReadOnly[] = {"get-status", "get-property", "list", "info", "stat", "cat",
-                                      "help", "quit", "save"};
-    for (const char* name : kReadOnly)
-        if (std::strcmp(c->name, name) == 0) return true;
-    return false;
+    return find_command_word(word) == nullptr ||
+           is_command(word, {"get-status", "get-property", "list", "info", "stat", "cat", "help", "quit", "save"});
 }
 
 // Job ids a command may have created or changed.
 std::vector<int64_t> touched_jobs(const Args& args, int64_t before, int64_t after) {
     std::vector<int64_t> ids;
     for (int64_t id = before; id < after; ++id) ids.push_back(id);
-    const CommandWord* c = find_command_word(args[0]);
     size_t at = 0;
-    if (c != nullptr && (std::strcmp(c->name, "cancel") == 0 || std::strcmp(c->name, "partial-cancel") == 0)) at = 1;
-    if (c != nullptr && std::strcmp(c->name, "update") == 0) at = 4;
+    if (is_command(args[0], {"cancel", "partial-cancel"})) at = 1;
+    if (is_command(args[0], {"update"})) at = 4;
     if (at != 0 && at < args.size()) {
         char* end = nullptr;
         long long id = std::strtoll(args[at].c_str(), &end, 10);
@@ -148,23 +142,18 @@ private:
 // The vertices a row command changes: those of the job it cancels (before
 // it runs) or creates or changes (after), or those at the path it sets.
 int64_t job_argument(const Args& args) {
-    const CommandWord* c = find_command_word(args[0]);
-    if (c == nullptr || args.size() < 2) return 0;
-    if (std::strcmp(c->name, "cancel") != 0 && std::strcmp(c->name, "partial-cancel") != 0) return 0;
+    if (args.size() < 2 || !is_command(args[0], {"cancel", "partial-cancel"})) return 0;
     return std::strtoll(args[1].c_str(), nullptr, 10);
 }
 
 void dirty_after(const Session& s, const Args& args, const std::vector<int64_t>& jobs, Dirty& out) {
     for (int64_t id : jobs)
         if (s.is_live(id)) add_job_vertices(s, id, out);
-    const CommandWord* c = find_command_word(args[0]);
-    if (c != nullptr && args.size() >= 2 &&
-        (std::strcmp(c->name, "set-status") == 0 || std::strcmp(c->name, "set-property") == 0))
+    if (args.size() >= 2 && is_command(args[0], {"set-status", "set-property"}))
         for (VertexId v : s.graph->at_path(args[1])) out.vertices.insert(v);
     // A failed update may have taken span ids on vertices it then gave
     // back (the planners' next ids moved); which ones is not known here.
-    if (c != nullptr && std::strcmp(c->name, "update") == 0 &&
-        !(args.size() > 4 && s.is_live(std::strtoll(args[4].c_str(), nullptr, 10))))
+    if (is_command(args[0], {"update"}) && !(args.size() > 4 && s.is_live(std::strtoll(args[4].c_str(), nullptr, 10))))
         out.all = true;
 }
 
@@ -189,8 +178,7 @@ void watch_queue(Session& s) {
 // A job's R in its row names the properties of its nodes
 // (state/job_r.h): set-property changes the rows of the jobs tagged there.
 void add_property_jobs(const Session& s, const Args& args, std::vector<int64_t>& jobs) {
-    const CommandWord* c = find_command_word(args[0]);
-    if (c == nullptr || args.size() < 2 || std::strcmp(c->name, "set-property") != 0) return;
+    if (args.size() < 2 || !is_command(args[0], {"set-property"})) return;
     for (VertexId v : s.graph->at_path(args[1]))
         if (const VertexSchedule* r = s.store->find(v))
             for (JobId j : r->tags) jobs.push_back(j);
@@ -200,8 +188,7 @@ void add_property_jobs(const Session& s, const Args& args, std::vector<int64_t>&
 // live job's records may change (remove releases what a job held on what
 // goes, and both re-install the subtree plans of the ancestors).
 bool changes_graph(const Args& args) {
-    const CommandWord* c = find_command_word(args[0]);
-    return c != nullptr && (std::strcmp(c->name, "attach") == 0 || std::strcmp(c->name, "remove") == 0);
+    return is_command(args[0], {"attach", "remove"});
 }
 
 void all_live_jobs(const Session& s, Dirty& out) {
@@ -259,19 +246,20 @@ bool run_journaled(Session& s, const Args& args, const std::function<bool()>& ru
     // per command for nothing.
     const bool tracking = row_command && (st.live.is_open() || !st.dirty.empty());
     Dirty touched;
-    if (tracking && s.is_live(job_argument(args))) add_job_vertices(s, job_argument(args), touched);
+    if (const int64_t job = job_argument(args); tracking && s.is_live(job)) add_job_vertices(s, job, touched);
     GraphChangeLog graph_log;
     const bool reshapes = changes_graph(args);
     if (reshapes) graph_changes_before(s, graph_log, tracking, touched);
     st.recording = &entry;
     watch_queue(s);
     if (tracking) st.queue_dirty = &touched;
+    const bool labels_only = changes_labels_only(args[0]);
     bool quit, unchanged;
     {
-        LabelWatch labels(s, tracking || changes_labels_only(args[0]));  // state/rows.h
+        LabelWatch labels(s, tracking || labels_only);  // state/rows.h
         quit = run();
         if (tracking) labels.add_to(touched);
-        unchanged = changes_labels_only(args[0]) && !labels.changed();
+        unchanged = labels_only && !labels.changed();
     }
     st.queue_dirty = nullptr;
     watch_queue(s);
