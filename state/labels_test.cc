@@ -24,34 +24,19 @@ namespace fs = std::filesystem;
 using testing::labels_of;
 using testing::run;
 
-// A node with one socket's worth of cores labelled, below a labelled node.
-const char* const kLabelled = R"(version: 1
-resources:
-  - type: node
-    count: 1
-    label: big
-    with:
-      - type: slot
-        count: 1
-        label: task
-        with:
-          - type: core
-            count: 2
-            label: pair
-tasks:
-  - command: [ "app" ]
-    slot: task
-    count:
-      per_slot: 1
-attributes:
-  system:
-    duration: 3600
-)";
+// A node with one socket's worth of cores labelled, below a labelled node
+// (the CLI test t/cli/state_labels.sh reads it too).
+std::string labelled_jobspec() {
+    std::ifstream in(std::string(RQ_SOURCE_DIR) + "/t/data/jobspecs/labelled.yaml");
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
 
 // The same shape without the node's and the cores' labels (the slot keeps
 // its own, which tasks name): what it prints shows stale labels.
 std::string plain_jobspec() {
-    std::istringstream in(kLabelled);
+    std::istringstream in(labelled_jobspec());
     std::string out, line;
     while (std::getline(in, line))
         if (line.find("label: big") == std::string::npos && line.find("label: pair") == std::string::npos)
@@ -68,7 +53,7 @@ protected:
         fs::create_directories(dir_);
         machine_ = rq::testing::machine_jgf(0, 3);
         write("machine.json", machine_);
-        write("labelled.yaml", kLabelled);
+        write("labelled.yaml", labelled_jobspec());
         write("plain.yaml", plain_jobspec());
     }
     void TearDown() override { fs::remove_all(dir_); }
@@ -84,10 +69,7 @@ protected:
     std::unique_ptr<Session> fresh(const Options& o) const { return testing::fresh_session(o, machine_); }
     std::unique_ptr<Session> resume(const std::string& file) const {
         auto s = std::make_unique<Session>();
-        Options o;
-        o.load_format = "db";
-        o.load_file = file;
-        Status resumed = start_session(*s, o, "", repl_front_end());
+        Status resumed = testing::resume_file(*s, file);
         EXPECT_TRUE(resumed.ok()) << resumed.message();
         return s;
     }

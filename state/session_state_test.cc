@@ -402,10 +402,7 @@ TEST_P(StateRandom, ResumedSessionsPrintWhatTheUninterruptedOnePrints) {
         const std::string graph = graph_text(*session->graph);
         if (config.rows_only) ASSERT_EQ("1", meta(file, "rows_exact")) << "after op " << op;
         session = std::make_unique<Session>();
-        Options o;
-        o.load_format = "db";
-        o.load_file = file;
-        Status resumed = start_session(*session, o, "", repl_front_end());
+        Status resumed = testing::resume_file(*session, file);
         ASSERT_TRUE(resumed.ok()) << resumed.message();
         ++resumes;
         ASSERT_EQ(list, run(*session, "list")) << "after op " << op;
@@ -471,10 +468,7 @@ TEST(StateFile, RefusesForeignAndCorruptFilesWithOneErrorNamingThem) {
     write(dir / "garbage.db", garbage);
     for (const char* name : {"text.db", "garbage.db", "missing.db"}) {
         Session s;
-        Options o;
-        o.load_format = "db";
-        o.load_file = (dir / name).string();
-        Status resumed = start_session(s, o, "", repl_front_end());
+        Status resumed = testing::resume_file(s, (dir / name).string());
         ASSERT_FALSE(resumed.ok()) << name;
         EXPECT_NE(resumed.message().find(name), std::string::npos) << resumed.message();
     }
@@ -581,10 +575,7 @@ void DamagedRows::damage_and_resume(bool rows) {
             for (int k = 0; k < 1 + round % 4; ++k) copy[(at + k * 97) % copy.size()] ^= static_cast<char>(1 + damage() % 255);
         write(damaged, copy);
         Session s;
-        Options o;
-        o.load_format = "db";
-        o.load_file = damaged;
-        Status started = start_session(s, o, "", repl_front_end());
+        Status started = testing::resume_file(s, damaged);
         if (started.ok()) {
             EXPECT_EQ(rows, resumed_from_rows(s)) << "round " << round;
             ++resumed;  // the damage hit unused space: the session must be the saved one

@@ -64,6 +64,14 @@ inline std::string labels_of(const Session& s) {
     return out.str();
 }
 
+// Starts `s` from the saved state file `file` (-f db -L FILE).
+inline Status resume_file(Session& s, const std::string& file) {
+    Options o;
+    o.load_format = "db";
+    o.load_file = file;
+    return start_session(s, o, "", repl_front_end());
+}
+
 // Copies the state file `file` to `copy`, changes the copy with the SQL
 // `edit` (which must change something) and resumes it: what the resume says.
 inline Status resume_edited(const std::string& file, const std::string& copy, const std::string& edit) {
@@ -76,10 +84,7 @@ inline Status resume_edited(const std::string& file, const std::string& copy, co
         EXPECT_GT(sqlite3_changes(db.handle()), 0) << edit;
     }
     Session s;
-    Options o;
-    o.load_format = "db";
-    o.load_file = copy;
-    return start_session(s, o, "", repl_front_end());
+    return resume_file(s, copy);
 }
 
 }  // namespace rq::state::testing

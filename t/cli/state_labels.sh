@@ -6,29 +6,7 @@
 run() { "$RQ" -L "$SRC/conf/tiny.graphml" -P high -F jgf "$@" 2>&1; }
 strip_times() { sed -E 's/(Match Time: ).*/\1T/'; }
 
-cat >labelled.yaml <<'YAML'
-version: 1
-resources:
-  - type: node
-    count: 1
-    label: big
-    with:
-      - type: slot
-        count: 1
-        label: task
-        with:
-          - type: core
-            count: 2
-            label: pair
-tasks:
-  - command: [ "app" ]
-    slot: task
-    count:
-      per_slot: 1
-attributes:
-  system:
-    duration: 3600
-YAML
+cp "$SRC/t/data/jobspecs/labelled.yaml" labelled.yaml
 grep -v 'label: \(big\|pair\)' labelled.yaml >plain.yaml
 
 # The match of plain.yaml takes the node labelled "big": the uninterrupted
