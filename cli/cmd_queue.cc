@@ -1,5 +1,5 @@
 // The simulated queue's commands: submit, set-priority, dequeue, queue,
-// time, advance, run (README "Queues in simulated time"), and --replay.
+// time, advance, run (docs/queue.md), and --replay.
 // The queue itself lives in queue/; this file only parses and prints.
 #include <cmath>
 #include <cstdlib>
@@ -78,7 +78,7 @@ Next queue_error(const std::string& what, const std::string& message) {
 }
 
 // The job's shape: a jobspec FILE, or `request ITEMS...` (a pool request in
-// the syntax of the `request` command, README "Resource pools").
+// the syntax of the `request` command, docs/pools.md).
 Status shape_job(Session& s, const Args& args, size_t i, int64_t duration, queue::QueueJob& job, std::string& what) {
     if (args[i] == "request" && i + 1 == args.size())
         return make_error(Errc::kInvalid, "request needs ITEMS, such as cpus=4 (a file named request: ./request)");

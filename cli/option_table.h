@@ -39,7 +39,7 @@ struct OptionSpec {
     bool has_arg;
     const char* value;  // --help's placeholder after '=', e.g. "filepath"
     // The --help paragraph, lines separated by '\n'; nullptr: not listed
-    // (--state: the usage text keeps the original's options, README).
+    // (--state: the usage text keeps the original's options, docs/differences.md).
     const char* help;
     OptionSection section;
 };

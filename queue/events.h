@@ -1,7 +1,7 @@
 // Queue events (issue 10 "Time"): one line per event on the output stream
 // and, with --events-json FILE, one JSON object per line.
 //
-// Line format (documented in README "Queues in simulated time"):
+// Line format (documented in docs/queue.md):
 //   EVENT <time> <event> job=<id> queue=<queue> [name=<name>] [key=value]...
 // with, per event:
 //   submit   priority=<p> estimate=<s> runtime=<s>

@@ -1,5 +1,5 @@
 // The simulator's one match hook: a queued job is a jobspec (matched by
-// the traverser) or a pool request (README "Resource pools"), matched by
+// the traverser) or a pool request (docs/pools.md), matched by
 // the pool matcher at the simulated time, so that every queue policy
 // (fcfs, easy, conservative, hybrid, jqm) serves both.
 #include "queue/simulator.h"

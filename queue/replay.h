@@ -1,5 +1,5 @@
 // --replay: a whole workload through the simulated queue, then the per-job
-// CSV and the summary (README "Queues in simulated time").
+// CSV and the summary (docs/queue.md).
 #pragma once
 
 #include <ostream>

@@ -132,7 +132,7 @@ TEST_F(Rv1WriterTest, ShorthandSchedulingIsTheJgfShorthandDocument) {
 
 TEST_F(Rv1WriterTest, EmptyRliteForgetsTheJobBeforeTheNextOutput) {
     // The reference keeps what such a job emitted and puts it into the
-    // next job's R; we do not (README, differences from the original).
+    // next job's R; we do not (docs/differences.md).
     // A job that emits no node: only the cluster and a core below it.
     EdgeId stray = graph.add_edge(cluster, cores[0][0], kContainment);
     for (auto scheduling : {Rv1Writer::Scheduling::kJgf, Rv1Writer::Scheduling::kNone}) {

@@ -30,7 +30,7 @@ struct Options {
     bool show_help = false;
     bool show_version = false;   // --version
     // Additions of our own (long options only, so the reference's short
-    // option string stays as it is): README "Scripting and the REPL".
+    // option string stays as it is): docs/matching.md "Scripting and the REPL".
     bool no_history = false;     // --no-history: don't read or write ~/.resource_query_history
     bool fail_fast = false;      // --fail-fast: a script stops, exit 1, at the first failed command
     bool json = false;           // --json: every output line is one JSON value
@@ -38,7 +38,7 @@ struct Options {
     bool load_local_machine = false;
     // --resource NAME=DEF (HyperQueue pools; pools/), in order.
     std::vector<std::string> pool_resources;
-    // The simulated queue (queue/, README "Queues in simulated time").
+    // The simulated queue (queue/, docs/queue.md).
     std::string queue_policy = "fcfs";  // --queue-policy
     int64_t queue_depth = 32;           // --queue-depth (0 = all)
     int64_t reservation_depth = 0;      // --reservation-depth (hybrid)

@@ -1,7 +1,7 @@
 // The session journal: every state-changing command line a session ran,
 // with the contents of the files it read and the timings it measured, in
 // order. Replaying it on the same start graph rebuilds the session exactly
-// (see README "Saving and resuming a session").
+// (see docs/state.md).
 #pragma once
 
 #include <cstdint>

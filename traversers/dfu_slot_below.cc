@@ -1,7 +1,7 @@
 // A slot whose members sit below the children of the resource that holds
 // it: `node[1]->slot[1]->core[N]` on node -> socket -> L3 -> core, as hwloc
 // loads real machines (traversal.md §7 corner case; a deviation, see
-// README). The slot is packed at the node from every member-type vertex
+// docs/differences.md). The slot is packed at the node from every member-type vertex
 // below it, taken as if they were the node's children, so the choice is
 // the one the same request makes on the flat graph `-W node,core,gpu`
 // loads from the same file. classify() takes this way when a member type

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Replay benchmark of the simulated queue (README "Queues in simulated
-# time"): a seeded synthetic SWF trace on 1,024 nodes x 32 cores.
+# Replay benchmark of the simulated queue (docs/queue.md
+# "Replay"): a seeded synthetic SWF trace on 1,024 nodes x 32 cores.
 #   sh t/bench/queue_replay.sh BIN_DIR [POLICY] [JOBS] [MAX_SIZE] [INTERARRIVAL]
 # Prints the SUMMARY lines (jobs_per_second, jobs_per_cpu_second,
 # peak_rss_kb, metrics). Defaults: easy, 100000 jobs, sizes up to 64

@@ -1,4 +1,4 @@
-# The simulated queue (README "Queues in simulated time"): REPL commands,
+# The simulated queue (docs/queue.md): REPL commands,
 # the event line format and --events-json, failed submits that change
 # nothing, and --replay of SWF (skipped lines counted) and YAML job lists.
 . "$(dirname "$0")/lib.sh"
@@ -118,7 +118,7 @@ out=$("$RQ" -L "$M" --replay jobs.yaml 2>&1)
 expect_contains "urgent first" "2,urgent,default,0,0,5,0,5,10,2,completed" "$out"
 expect_contains "wide after" "1,wide,default,0,5,15,5,10,10,8,completed" "$out"
 
-# Graph vs flat pool (README): on 3 individual cores j4 starts at 6 under
+# Graph vs flat pool (docs/queue.md): on 3 individual cores j4 starts at 6 under
 # conservative; a flat pool of 3 cores would start it at 5.
 out=$("$RQ" -L "$D/three_cores.graphml" --replay "$D/flat_vs_graph.yaml" --queue-policy conservative 2>&1)
 expect_contains "graph ties j4 to a core" "4,j4,default,2,6,12,4,6,6,1,completed" "$out"

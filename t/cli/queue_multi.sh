@@ -1,5 +1,5 @@
-# Several queues with their own policies (README "Queues in simulated
-# time", "Several queues"): -Q entries with policy/queue_depth, the REPL's
+# Several queues with their own policies (docs/queue.md
+# "Several queues"): -Q entries with policy/queue_depth, the REPL's
 # queue-add and queue-manager, their errors (one line, nothing changes),
 # and --state resuming a session that declared queues.
 . "$(dirname "$0")/lib.sh"

@@ -1,5 +1,5 @@
-# Pool requests in the simulated queue (README "Queues in simulated time",
-# "Pool requests and JQM managers"): `submit ... request ITEMS` under easy
+# Pool requests in the simulated queue (docs/queue.md
+# "Pool requests in the queue", "JQM's managers are pools"): `submit ... request ITEMS` under easy
 # on a HyperQueue pool, beside jobspecs on a GRUG graph under fcfs, under
 # JQM's managers, and failed submits that change nothing.
 . "$(dirname "$0")/lib.sh"

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Silent wrong answers the reference gives and we do not (README,
-# "Differences from the original"):
+# Silent wrong answers the reference gives and we do not (docs/differences.md,
+# "The original resource-query"):
 #  * -F rv1 after a job whose R_lite is empty: that job's vertices must not
 #    show up in the next job's R;
 #  * `cat DIRECTORY` fails with a clear error instead of printing nothing;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Nothing below the front ends includes a front end's header: data flows
 # graph -> traverser -> policy -> planner -> writer and nothing below calls
-# up (README "Layout"). The front ends are cli/ (the REPL) and reapi/
+# up (docs/design.md "Layering rules"). The front ends are cli/ (the REPL) and reapi/
 # (libreapi_cli); the layers under them reach them only through interfaces
 # they declare themselves (e.g. state::FrontEnd, session/command_words.h).
 # Tests (*_test.cc, *_test_util.h) may drive a session through the REPL.
