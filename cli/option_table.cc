@@ -11,11 +11,13 @@ const std::vector<OptionSpec> kTable = {
     {"help", 'h', false, nullptr, "Display this usage information", S::kMain},
     {"load-file", 'L', true, "filepath",
      "Input file from which to load the resource graph data store\n"
-     "(default=conf/default)",
+     "(default=conf/default: in the current directory, else beside\n"
+     "the program, else in the installed share/resource-query)",
      S::kMain},
-    {"load-format", 'f', true, "<grug|hwloc|jgf|jgf_shorthand|rv1exec|rv1exec_force|graphml|hq|canary|ctest|local>",
+    {"load-format", 'f', true, "<grug|hwloc|jgf|jgf_shorthand|rv1exec|rv1exec_force|graphml|db|hq|canary|ctest|local>",
      "Format of the load file (default=grug). graphml: a graph\n"
-     "written by -g graphml. hq: HyperQueue workers\n"
+     "written by -g graphml. db: a session saved by save or\n"
+     "--state, resumed. hq: HyperQueue workers\n"
      "(YAML); canary: a canary resource_pool (JSON or YAML); ctest: a\n"
      "CTest resource specification (JSON); local: this machine as\n"
      "HyperQueue detects it (no file)",
@@ -111,7 +113,12 @@ const std::vector<OptionSpec> kTable = {
      "strings, errors as {\"error\": ...}, so the output can be piped\n"
      "to jq",
      S::kMain},
-    {"state", kOptState, true, "<filename>", nullptr, S::kMain},
+    {"state", kOptState, true, "<filename>",
+     "Keep the session in the SQLite file <filename>: resume it if it\n"
+     "holds a session, else start from -L and create it; every\n"
+     "state-changing command is committed there before its output\n"
+     "is printed",
+     S::kMain},
     {"queue-policy", kOptQueuePolicy, true, "<fcfs|easy|conservative|hybrid|jqm|jqm-skip>",
      "Policy of the queue's scheduling passes (default=fcfs)", S::kQueue},
     {"queues", 'Q', true, "<queues.yaml>", "JQM queues, their resource managers and poll interval", S::kQueue},
@@ -199,7 +206,7 @@ std::string usage_from_table() {
         out += std::string("\n") + heading(section) + '\n';
         bool first = true;
         for (const OptionSpec& o : kTable) {
-            if (o.section != section || o.help == nullptr) continue;
+            if (o.section != section) continue;
             if (!first) out += '\n';
             first = false;
             append_entry(out, o);

@@ -38,8 +38,7 @@ struct OptionSpec {
     int code;           // the short letter, or an OptionCode
     bool has_arg;
     const char* value;  // --help's placeholder after '=', e.g. "filepath"
-    // The --help paragraph, lines separated by '\n'; nullptr: not listed
-    // (--state: the usage text keeps the original's options, docs/differences.md).
+    // The --help paragraph, lines separated by '\n' (every option has one).
     const char* help;
     OptionSection section;
 };

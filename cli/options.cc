@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "cli/default_recipe.h"
 #include "cli/option_table.h"
 
 namespace rq {
@@ -27,16 +28,6 @@ bool exists(const std::string& path) {
 bool only_spaces(const std::string& s) {
     return std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isspace(c); });
 }
-
-const std::vector<std::string> kLoadFormats = {"grug",    "hwloc",  "jgf", "jgf_shorthand", "graphml",
-                                               "rv1exec", "rv1exec_force", "db",
-                                               // resource pools (pools/)
-                                               "hq", "canary", "ctest", "local"};
-const std::vector<std::string> kMatchFormats = {"simple", "pretty_simple", "jgf", "jgf_shorthand",
-                                                "rlite",  "rv1",           "rv1_nosched",
-                                                "rv1_shorthand",
-                                                // environment variables (pools/env_writer.h)
-                                                "env", "env_export"};
 
 bool one_of(const std::string& v, const std::vector<std::string>& list) {
     return std::find(list.begin(), list.end(), v) != list.end();
@@ -79,6 +70,24 @@ Status parse_queue_option(int ch, const std::string& arg, Options& o) {
 
 }  // namespace
 
+// The values -f and -F accept; --help's placeholders name the same
+// (option_table_test.cc checks both ways).
+const std::vector<std::string>& load_formats() {
+    static const std::vector<std::string> formats = {"grug", "hwloc", "jgf", "jgf_shorthand", "graphml", "rv1exec",
+                                                     "rv1exec_force", "db",
+                                                     // resource pools (pools/)
+                                                     "hq", "canary", "ctest", "local"};
+    return formats;
+}
+
+const std::vector<std::string>& match_formats() {
+    static const std::vector<std::string> formats = {"simple", "pretty_simple", "jgf", "jgf_shorthand", "rlite", "rv1",
+                                                     "rv1_nosched", "rv1_shorthand",
+                                                     // environment variables (pools/env_writer.h)
+                                                     "env", "env_export"};
+    return formats;
+}
+
 Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& warnings) {
     Options o;
     bool prune_given = false;
@@ -97,7 +106,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
             load_file_given = true;
             break;
         case 'f':
-            if (!one_of(arg, kLoadFormats))
+            if (!one_of(arg, load_formats()))
                 return make_error(Errc::kInvalid, "[ERROR] unknown format for --load-format: " + arg);
             o.load_format = arg;
             break;
@@ -118,7 +127,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
             o.traverser = arg;
             break;
         case 'F':
-            if (!one_of(arg, kMatchFormats))
+            if (!one_of(arg, match_formats()))
                 return make_error(Errc::kInvalid, "[ERROR] unknown format for --match-format: " + arg);
             o.match_format = arg;
             break;
@@ -170,6 +179,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
     if ((o.load_format == "hq" || o.load_format == "canary" || o.load_format == "ctest") && !load_file_given)
         return make_error(Errc::kInvalid, "[ERROR] --load-format=" + o.load_format + " needs --load-file=FILE");
     if (o.load_format == "local" || o.load_format == "resource") return o;
+    if (!load_file_given && !o.load_local_machine) o.load_file = find_default_recipe(o.load_file);
     if (!o.load_local_machine && o.state_file.empty() && !exists(o.load_file))
         return make_error(Errc::kInvalid, "[ERROR] file does not exist for --load-file: " + o.load_file);
     return o;

@@ -17,6 +17,10 @@ namespace rq {
 // appended to `warnings`.
 Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& warnings);
 
+// The values --load-format and --match-format accept.
+const std::vector<std::string>& load_formats();
+const std::vector<std::string>& match_formats();
+
 // The usage text printed by -h and on usage errors.
 const char* usage_text();
 

@@ -10,6 +10,7 @@ PACKAGES="
   libyaml-cpp-dev nlohmann-json3-dev libreadline-dev libhwloc-dev hwloc-nox libsqlite3-dev libexpat1-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev python3 jq graphviz tmux time
+  scdoc groff-base man-db
   golang-go
 "
 
