@@ -1,5 +1,5 @@
 // Where resource-query finds its default recipe when -L is not given
-// (README "Installing"): conf/default in the current directory, as the
+// (docs/install.md): conf/default in the current directory, as the
 // original looks for it; else beside the program (PREFIX/conf or
 // PREFIX/share/resource-query/conf, PREFIX being the folder above the
 // program's bin/: an installed tree or the build tree); else the data

@@ -1,4 +1,4 @@
-// The default recipe's lookup order (README "Installing"): the current
+// The default recipe's lookup order (docs/install.md): the current
 // directory, then beside the program, then the configured data directory.
 #include "cli/default_recipe.h"
 

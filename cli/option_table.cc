@@ -154,7 +154,7 @@ find and inspect resources. Type "help" at the prompt for the commands.
 
 const char* heading(OptionSection section) {
     return section == OptionSection::kMain ? "OPTIONS:"
-                                           : "SIMULATED QUEUE (commands submit, queue, advance, run; see README):";
+                                           : "SIMULATED QUEUE (commands submit, queue, advance, run; see resource-query(1)):";
 }
 
 bool is_letter(int code) { return code < kOptResource; }

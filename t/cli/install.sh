@@ -1,5 +1,5 @@
 # cmake --install puts the programs, libreapi_cli, the recipes and the man
-# pages under a prefix (README "Installing"). The installed resource-query
+# pages under a prefix (docs/install.md). The installed resource-query
 # finds its default recipe from any directory; every man page renders
 # without warnings; resource-query(1) documents exactly the options
 # `--help` lists and the commands `help` lists, grug2dot(1) the options of
