@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -19,6 +20,7 @@
 #include "policies/match_policy.h"
 #include "pools/pool_graph.h"
 #include "queue/queue_test_util.h"
+#include "queue/replay.h"
 #include "queue/simulator.h"
 
 namespace rq::queue {
@@ -274,6 +276,70 @@ TEST(QueuePoolRequests, StartTimesAgreeWithAFlatPoolModel) {
         }
     }
     EXPECT_GT(compared, 5000);
+}
+
+// --replay on a pool machine: each SWF job asks SIZE cpus of the pool
+// (README "Replaying a workload"), and the start times are the flat
+// pool's. Job ids in the CSV are the SWF job numbers.
+TEST(QueuePoolRequests, SwfReplayOnAPoolAgreesWithTheFlatPoolModel) {
+    const int64_t kUnits = 8;
+    std::mt19937_64 rng(2611);
+    std::uniform_int_distribution<int> njobs(2, 10), size(1, kUnits), est(1, 30), gap(0, 6), coin(0, 3);
+    std::string path = ::testing::TempDir() + "/pool_replay.swf";
+    int compared = 0;
+    for (int w = 0; w < 120; ++w) {
+        std::vector<Spec> jobs;
+        std::ostringstream swf;
+        swf << "; MaxProcs: " << kUnits << "\n";
+        int64_t t = 0;
+        for (int i = njobs(rng); i > 0; --i) {
+            t += coin(rng) == 0 ? 0 : gap(rng);
+            Spec s;
+            s.submit = t;
+            s.cores = size(rng);
+            s.estimate = est(rng);
+            int r = coin(rng);
+            s.runtime = r == 0 ? std::max<int64_t>(1, s.estimate / 3) : r == 1 ? s.estimate + 5 : s.estimate;
+            jobs.push_back(s);
+            // Numbered from 101: the CSV must show these, not 1, 2, ...
+            swf << 100 + jobs.size() << ' ' << s.submit << " -1 " << s.runtime << ' ' << s.cores << " -1 -1 "
+                << (r == 3 ? 0 : s.cores) << ' ' << s.estimate << " -1 1 1 1 -1 1 1 -1 -1\n";
+        }
+        {
+            std::ofstream f(path, std::ios::trunc);
+            f << swf.str();
+        }
+        for (const char* policy : {"fcfs", "easy", "conservative"}) {
+            PoolQueue q("sum(8)", policy);
+            ReplayConfig config;
+            config.trace = path;
+            config.policy = *make_queue_policy(policy, 0, 0);
+            config.pool_machine = true;
+            config.request_template = kDefaultReplayRequest;
+            std::ostringstream out, err;
+            Status done = replay(*q.traverser, config, out, err);
+            ASSERT_TRUE(done.ok()) << done.message();
+            ASSERT_EQ(err.str(), "");
+            std::map<int64_t, int64_t> start;  // SWF number -> start
+            std::istringstream rows(out.str());
+            std::string row;
+            std::getline(rows, row);  // header
+            while (std::getline(rows, row) && row.rfind("SUMMARY", 0) != 0) {
+                std::vector<std::string> f;
+                std::istringstream cells(row);
+                for (std::string c; std::getline(cells, c, ',');) f.push_back(c);
+                ASSERT_EQ(f.size(), 11u) << row;
+                start[std::stoll(f[0])] = std::stoll(f[4]);
+            }
+            std::vector<int64_t> ours;
+            for (size_t i = 0; i < jobs.size(); ++i) ours.push_back(start.count(101 + int64_t(i)) ? start[101 + int64_t(i)] : -1);
+            int64_t res_depth = std::string(policy) == "fcfs" ? 0 : std::string(policy) == "easy" ? 1 : 1 << 30;
+            auto theirs = FlatModel(kUnits, res_depth, std::string(policy) == "fcfs", 0).run(jobs);
+            ASSERT_EQ(ours, theirs) << policy << " workload " << w << "\n" << swf.str() << out.str();
+            compared += static_cast<int>(jobs.size());
+        }
+    }
+    EXPECT_GT(compared, 1000);
 }
 
 }  // namespace
