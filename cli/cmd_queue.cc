@@ -127,7 +127,7 @@ Status shape_job(Session& s, const Args& args, size_t i, int64_t duration, queue
 }
 
 // A submit the queue refuses (it can never run there) is a `reject`
-// event without a job id (README "Queues in simulated time"), so that a
+// event without a job id (docs/queue.md, "Events"), so that a
 // script reading --events-json sees it.
 void log_reject(Session& s, const queue::QueueJob& job, const std::string& what, const std::string& why) {
     queue::Simulator* q = simulator(s);

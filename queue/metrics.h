@@ -1,4 +1,4 @@
-// Replay results (README "Queues in simulated time", "Replay metrics"):
+// Replay results (docs/queue.md, "Replay metrics"):
 // one CSV row per finished job, and the summary: makespan, utilization,
 // throughput, waits (mean, median, p90, p99, max), bounded slowdown (mean,
 // max) with a bound of 10 s unless told otherwise; for the whole trace,

@@ -22,26 +22,6 @@ std::string size_jobspec(int64_t size, bool whole_nodes) {
 
 }  // namespace
 
-std::optional<std::string> expand_request(const std::string& template_text, const TraceJob& job) {
-    std::string out;
-    for (size_t i = 0; i < template_text.size();) {
-        auto field = [&](const char* name, int64_t value) {
-            std::string key = std::string("{") + name + "}";
-            if (template_text.compare(i, key.size(), key) != 0) return false;
-            out += std::to_string(value);
-            i += key.size();
-            return true;
-        };
-        if (template_text[i] == '{') {
-            if (template_text.compare(i, 5, "{mem}") == 0 && job.mem < 0)
-                return std::nullopt;
-            if (field("size", job.size) || field("mem", job.mem)) continue;
-        }
-        out += template_text[i++];
-    }
-    return out;
-}
-
 Status JobShapes::shape_by_size(QueueJob& job, int64_t size) {
     auto& slot = by_size_[size];
     if (!slot) {

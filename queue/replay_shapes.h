@@ -1,5 +1,5 @@
-// What a replayed job asks for (README "Queues in simulated time",
-// "Replaying a workload"): a jobspec of SIZE single-core slots (or whole
+// What a replayed job asks for (docs/queue.md, "Replay on a pool machine"):
+// a jobspec of SIZE single-core slots (or whole
 // nodes), a jobspec file, or a pool request. Shapes are shared by every
 // job of the same size, file or request text.
 #pragma once
@@ -16,10 +16,6 @@
 #include "traversers/dfu.h"
 
 namespace rq::queue {
-
-// `template_text` with {size} and {mem} replaced by the job's values;
-// nullopt when the template names a field the trace leaves unknown (-1).
-std::optional<std::string> expand_request(const std::string& template_text, const TraceJob& job);
 
 class JobShapes {
 public:

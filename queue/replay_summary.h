@@ -1,4 +1,4 @@
-// The replay's summary (README "Queues in simulated time", "Replay
+// The replay's summary (docs/queue.md, "Replay
 // metrics"): SUMMARY key=value lines on the output, and with
 // --replay-summary FILE one JSON object with the same figures plus the
 // per-queue and per-user breakdowns.

@@ -54,6 +54,26 @@ std::string SkipCounts::describe(const std::string& unit) const {
     return out;
 }
 
+std::optional<std::string> expand_request(const std::string& template_text, const TraceJob& job) {
+    std::string out;
+    for (size_t i = 0; i < template_text.size();) {
+        auto field = [&](const char* name, int64_t value) {
+            std::string key = std::string("{") + name + "}";
+            if (template_text.compare(i, key.size(), key) != 0) return false;
+            out += std::to_string(value);
+            i += key.size();
+            return true;
+        };
+        if (template_text[i] == '{') {
+            if (template_text.compare(i, 5, "{mem}") == 0 && job.mem < 0)
+                return std::nullopt;
+            if (field("size", job.size) || field("mem", job.mem)) continue;
+        }
+        out += template_text[i++];
+    }
+    return out;
+}
+
 namespace {
 
 // A YAML list, loaded whole (it is meant for small hand-written cases):
@@ -61,7 +81,7 @@ namespace {
 //     runtime: 100       # required
 //     size: 4            # cores (or nodes with --replay-nodes) ...
 //     jobspec: job.yaml  # ... or a jobspec file (its duration is the estimate)
-//     request: cpus=4    # ... or a pool request (README "Resource pools")
+//     request: cpus=4    # ... or a pool request (docs/pools.md)
 //     estimate: 120      # optional; default: the jobspec's duration, else runtime
 //     priority: 5        # optional, 1..10
 //     name: build        # optional

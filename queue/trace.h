@@ -1,6 +1,6 @@
 // Workload traces for --replay: the Standard Workload Format of the
 // Parallel Workloads Archive, read as a stream, and a YAML job list
-// (README "Queues in simulated time", "Replaying a workload").
+// (docs/queue.md, "Replay" and "SWF fields").
 //
 // SWF (https://www.cs.huji.ac.il/labs/parallel/workload/swf.html, version
 // 2.2): 18 whitespace-separated fields per job, -1 where a field does not
@@ -112,6 +112,11 @@ struct TraceOptions {
 // The largest number a trace field may hold: times and sizes are read as
 // doubles (SWF allows fractional times), exact up to 2^53.
 inline constexpr int64_t kMaxTraceNumber = int64_t(1) << 53;
+
+// --replay-request: `template_text` with {size} and {mem} replaced by the
+// job's values; nullopt when the template names a field the trace leaves
+// unknown (-1).
+std::optional<std::string> expand_request(const std::string& template_text, const TraceJob& job);
 
 // Opens TRACE: a YAML job list when it ends in .yaml/.yml (read whole
 // through `read`), else SWF (streamed line by line from the file: an

@@ -1,5 +1,5 @@
-# --replay as the Parallel Workloads Archive defines its traces (README
-# "Replaying a workload"; the Standard Workload Format,
+# --replay as the Parallel Workloads Archive defines its traces (docs/queue.md
+# "Replay"; the Standard Workload Format,
 # https://www.cs.huji.ac.il/labs/parallel/workload/swf.html): replay on a
 # pool machine, SWF fields read in full, the summary and --replay-summary,
 # and a replay stopped by a signal.

@@ -6,11 +6,15 @@
 // in the list's end or one error: no crash, leak, exception or undefined
 // behaviour. Accepted jobs must keep the reader's promises (submit times
 // that never decrease, sizes and times inside the limits).
+//
+// Build (outside the CMake tree):
+//   clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -I. \
+//     t/fuzz/trace_fuzz.cc queue/trace.cc queue/swf_trace.cc \
+//     utilities/result.cc -lyaml-cpp -o trace_fuzz
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
-#include "queue/replay_shapes.h"
 #include "queue/trace.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
