@@ -2,10 +2,12 @@
 // time, advance, run (docs/queue.md), and --replay.
 // The queue itself lives in queue/; this file only parses and prints.
 #include <cmath>
+#include <csignal>
 #include <cstdlib>
 #include <iostream>
 
 #include "cli/command_table.h"
+#include "pools/pool_load.h"
 #include "pools/pool_matcher.h"
 #include "pools/request.h"
 #include "queue/replay.h"
@@ -124,6 +126,23 @@ Status shape_job(Session& s, const Args& args, size_t i, int64_t duration, queue
     return ok_status();
 }
 
+// A submit the queue refuses (it can never run there) is a `reject`
+// event without a job id (docs/queue.md, "Events"), so that a
+// script reading --events-json sees it.
+void log_reject(Session& s, const queue::QueueJob& job, const std::string& what, const std::string& why) {
+    queue::Simulator* q = simulator(s);
+    if (q == nullptr || !s.queue_log) return;
+    queue::Event e;
+    e.time = q->now();
+    e.event = "reject";
+    e.queue = job.queue;
+    e.name = job.name.empty() ? what : job.name;
+    // The shape's errors start with what was submitted: the name says it.
+    std::string reason = why.rfind(what + ": ", 0) == 0 ? why.substr(what.size() + 2) : why;
+    e.fields = {{"reason", "\"" + reason + "\""}};
+    s.queue_log->emit(e);
+}
+
 }  // namespace
 
 // submit [--queue Q] [--priority P] [--name DEF] [--runtime S] [--rm KEY=N]
@@ -166,13 +185,23 @@ Next cmd_submit(Session& s, const Args& args) {
                                      "FILE | [--duration S] request ITEMS...");
     std::string what;
     Status shaped = shape_job(s, args, i, duration, job, what);
-    if (!shaped) return queue_error("submit", shaped.message());
+    if (!shaped) {
+        if (shaped.code() == Errc::kUnsatisfiable) log_reject(s, job, what, shaped.message());
+        return queue_error("submit", shaped.message());
+    }
     job.runtime = runtime < 0 ? job.estimate : runtime;
     if (job.name.empty()) job.name = job.pool ? "request" : what;
     queue::Simulator* q = simulator(s);
     if (q == nullptr) return Next::kFailed;  // the reason is printed
+    std::string queue_name = job.queue, name = job.name;
     auto id = q->submit(std::move(job));
-    if (!id) return queue_error("submit", what + ": " + id.message());
+    if (!id) {
+        queue::QueueJob refused;
+        refused.queue = queue_name;
+        refused.name = name;
+        log_reject(s, refused, what, id.message());
+        return queue_error("submit", what + ": " + id.message());
+    }
     return Next::kContinue;
 }
 
@@ -307,6 +336,38 @@ void finish_queue(Session& s) {
     if (s.queue_log) s.queue_log->flush();
 }
 
+namespace {
+
+// The signal that asked a replay to stop (0: none). A replay checks it
+// between simulated instants.
+volatile std::sig_atomic_t replay_stop = 0;
+
+void request_replay_stop(int signal) { replay_stop = signal; }
+
+// SIGINT and SIGTERM stop the replay (it prints the summary so far) for
+// the life of this object; the previous handlers come back after.
+class ReplayStopSignals {
+public:
+    ReplayStopSignals() {
+        replay_stop = 0;
+        struct sigaction action {};
+        action.sa_handler = request_replay_stop;
+        sigemptyset(&action.sa_mask);
+        sigaction(SIGINT, &action, &old_int_);
+        sigaction(SIGTERM, &action, &old_term_);
+    }
+    ~ReplayStopSignals() {
+        sigaction(SIGINT, &old_int_, nullptr);
+        sigaction(SIGTERM, &old_term_, nullptr);
+    }
+
+private:
+    struct sigaction old_int_ {};
+    struct sigaction old_term_ {};
+};
+
+}  // namespace
+
 int run_replay(Session& s) {
     queue::ReplayConfig config;
     config.trace = s.options.replay;
@@ -322,11 +383,21 @@ int run_replay(Session& s) {
     }
     config.policy = *policy;
     config.read = [&s](const std::string& p, std::string& t) { return s.read_input(p, t); };
+    config.pool_machine = pools::is_pool_format(s.options.load_format) || !s.options.replay_request.empty();
+    config.request_template = s.options.replay_request.empty() ? queue::kDefaultReplayRequest : s.options.replay_request;
+    config.completed_only = s.options.replay_completed_only;
+    config.partition_queues = s.options.replay_partition_queues;
+    config.summary_json = s.options.replay_summary;
+    config.slowdown_bound = s.options.replay_slowdown_bound;
+    config.top_users = static_cast<size_t>(s.options.replay_top_users);
+    ReplayStopSignals signals;
+    config.stop = &replay_stop;
     Status done = queue::replay(*s.traverser, config, s.out(), std::cerr);
     s.out().flush();
     if (!done) {
         std::cerr << "ERROR: --replay: " << done.message() << "\n";
-        return 1;
+        // Stopped by a signal: the shell's convention, 128 + the signal.
+        return replay_stop != 0 ? 128 + replay_stop : 1;
     }
     return 0;
 }

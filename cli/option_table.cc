@@ -142,6 +142,22 @@ const std::vector<OptionSpec> kTable = {
      "Recompute every pass from scratch (no reuse of the previous\n"
      "pass's outcomes): same results, slower; a check of the reuse",
      S::kQueue},
+    {"replay-request", kOptReplayRequest, true, "<template>",
+     "On a pool machine, the request of a sized job, {size} and {mem}\n"
+     "replaced by the trace's processors and memory (default=cpus={size})",
+     S::kQueue},
+    {"replay-queues", kOptReplayQueues, true, "<queue|partition>",
+     "The SWF field that names a job's queue: 15 queue (default) or\n"
+     "16 partition",
+     S::kQueue},
+    {"replay-status", kOptReplayStatus, true, "<all|completed>",
+     "Replay every SWF job (default=all), or only completed ones (status 1)", S::kQueue},
+    {"replay-summary", kOptReplaySummary, true, "<filename>",
+     "Also write the summary, per queue and per user, as one JSON object", S::kQueue},
+    {"replay-slowdown-bound", kOptReplaySlowdownBound, true, "<seconds>",
+     "The bound of the bounded slowdown (default=10)", S::kQueue},
+    {"replay-top-users", kOptReplayTopUsers, true, "<N>",
+     "Users listed in --replay-summary, by core-seconds (default=10)", S::kQueue},
 };
 
 const char kIntro[] = R"(usage: resource-query [OPTIONS...]

@@ -29,6 +29,12 @@ enum OptionCode : int {
     kOptReplayNodes,
     kOptReplayCsv,
     kOptReplayExhaustive,
+    kOptReplayRequest,
+    kOptReplayQueues,
+    kOptReplayStatus,
+    kOptReplaySummary,
+    kOptReplaySlowdownBound,
+    kOptReplayTopUsers,
 };
 
 enum class OptionSection { kMain, kQueue };

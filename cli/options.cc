@@ -64,6 +64,29 @@ Status parse_queue_option(int ch, const std::string& arg, Options& o) {
     case kOptReplayNodes: o.replay_nodes = true; return ok_status();
     case kOptReplayCsv: o.replay_csv = arg; return ok_status();
     case kOptReplayExhaustive: o.replay_exhaustive = true; return ok_status();
+    case kOptReplayRequest:
+        if (arg.empty()) return make_error(Errc::kInvalid, "[ERROR] --replay-request needs a request, such as cpus={size}");
+        o.replay_request = arg;
+        return ok_status();
+    case kOptReplayQueues:
+        if (arg != "queue" && arg != "partition")
+            return make_error(Errc::kInvalid, "[ERROR] --replay-queues must be queue or partition, not '" + arg + "'");
+        o.replay_partition_queues = arg == "partition";
+        return ok_status();
+    case kOptReplayStatus:
+        if (arg != "all" && arg != "completed")
+            return make_error(Errc::kInvalid, "[ERROR] --replay-status must be all or completed, not '" + arg + "'");
+        o.replay_completed_only = arg == "completed";
+        return ok_status();
+    case kOptReplaySummary: o.replay_summary = arg; return ok_status();
+    case kOptReplaySlowdownBound:
+        if (!parse_count(arg, o.replay_slowdown_bound) || o.replay_slowdown_bound < 1)
+            return make_error(Errc::kInvalid, "[ERROR] --replay-slowdown-bound needs a number of seconds >= 1: " + arg);
+        return ok_status();
+    case kOptReplayTopUsers:
+        if (!parse_count(arg, o.replay_top_users))
+            return make_error(Errc::kInvalid, "[ERROR] --replay-top-users needs a count: " + arg);
+        return ok_status();
     default: return make_error(Errc::kInvalid, "");
     }
 }

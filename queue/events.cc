@@ -26,7 +26,13 @@ void EventLog::emit(const Event& e) {
     if (!active()) return;
     if (lines_ != nullptr) {
         std::ostream& o = *lines_;
-        o << "EVENT " << e.time << ' ' << e.event << " job=" << e.job << " queue=" << e.queue;
+        // Job 0: a submit the queue refused (no id was given out).
+        o << "EVENT " << e.time << ' ' << e.event << " job=";
+        if (e.job != 0)
+            o << e.job;
+        else
+            o << '-';
+        o << " queue=" << e.queue;
         if (!e.name.empty()) o << " name=" << e.name;
         for (auto& [k, v] : e.fields) o << ' ' << k << '=' << v;
         if (e.resources != nullptr) o << " resources=" << joined(*e.resources);
@@ -36,7 +42,7 @@ void EventLog::emit(const Event& e) {
         nlohmann::json j;
         j["time"] = e.time;
         j["event"] = e.event;
-        j["job"] = e.job;
+        if (e.job != 0) j["job"] = e.job;
         j["queue"] = e.queue;
         if (!e.name.empty()) j["name"] = e.name;
         for (auto& [k, v] : e.fields) {

@@ -9,7 +9,8 @@
 //   reserve  at=<planned start> resources=<r1,r2,...>
 //   end      status=completed|killed (killed: the run time exceeded the
 //            requested time and the job was stopped at the requested time)
-//   reject   reason="<why>"
+//   reject   reason="<why>" (a pass's reject keeps the job's id; a submit
+//            refused at once has none: job=- here, no "job" in JSON)
 #pragma once
 
 #include <cstdint>
@@ -25,7 +26,7 @@ namespace rq::queue {
 struct Event {
     int64_t time = 0;
     std::string event;  // submit, start, reserve, end, reject
-    int64_t job = 0;
+    int64_t job = 0;  // 0: none (a refused submit)
     std::string queue;
     std::string name;
     std::vector<std::pair<std::string, std::string>> fields;  // in print order

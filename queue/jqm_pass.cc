@@ -67,6 +67,13 @@ void Simulator::jqm_take(JqmQueue& q, QueueJob& job) {
 void Simulator::jqm_release(QueueJob& job) {
     if (const JqmQueue* q = jqm_.find(job.queue))
         if (q->pools) q->pools->release(job);
+    // A job's end wakes the poller at once, not at its next interval:
+    // JQM's QueuePoller.releaseResources ends with loop.release(1) ("Force
+    // a new loop at once", QueuePoller.java:437-440, unless the global
+    // strictPollingPeriod is set), and the poll loop waits on that
+    // semaphore with tryAcquire(pollingInterval) (QueuePoller.java:362).
+    // Our queues share one poller clock, so the poll covers every queue.
+    poll_at_ = now_;
 }
 
 void Simulator::jqm_pass() {

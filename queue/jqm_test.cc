@@ -152,5 +152,27 @@ TEST(Jqm, QueuesAreOrderedByTheirHeadsWaitingTime) {
     EXPECT_EQ(h.sim.submit(nowhere).code(), Errc::kNotFound);
 }
 
+// JQM's poller wakes when a job ends (QueuePoller.releaseResources ends
+// with loop.release(1), "Force a new loop at once", QueuePoller.java:437-440
+// of enioka-Haute-Couture/jqm; the loop waits with tryAcquire(pollingInterval),
+// line 362): the second job starts when the first ends, not at the next
+// hourly poll.
+TEST(Jqm, AJobsEndPollsItsQueueAtOnce) {
+    JqmConfig c = one_queue({quantity("thread", 1)});
+    c.poll_interval = 3600;
+    Jqm h("jqm", c);
+    h.submit({0, 1, 10, 10});
+    h.submit({0, 1, 10, 10});
+    ASSERT_TRUE(h.sim.run().ok());
+    EXPECT_EQ(h.start[1], 0);
+    EXPECT_EQ(h.start[2], 10);
+    // Without an end, polls keep the interval: a job submitted between
+    // polls waits for the next one.
+    ASSERT_TRUE(h.sim.advance(3600 - 20 + 5).ok());  // now 3605
+    h.submit({0, 1, 10, 10});
+    ASSERT_TRUE(h.sim.run().ok());
+    EXPECT_EQ(h.start[3], 7200);
+}
+
 }  // namespace
 }  // namespace rq::queue

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -19,6 +20,7 @@
 #include "policies/match_policy.h"
 #include "pools/pool_graph.h"
 #include "queue/queue_test_util.h"
+#include "queue/replay.h"
 #include "queue/simulator.h"
 
 namespace rq::queue {
@@ -229,31 +231,41 @@ private:
     std::vector<Span> running_;
 };
 
+// The policies and the model's settings for each.
+struct PolicyCase {
+    const char* name;
+    int64_t reservation_depth;
+    bool stop;
+};
+const PolicyCase kPolicyCases[] = {{"fcfs", 0, true}, {"easy", 1, false}, {"conservative", 1 << 30, false}};
+const int64_t kUnits = 8;
+
+// 2 to `max_jobs` jobs of 1 to kUnits units; a quarter of them end early,
+// a quarter overrun (killed at the requested time).
+std::vector<Spec> random_jobs(std::mt19937_64& rng, int max_jobs) {
+    std::uniform_int_distribution<int> njobs(2, max_jobs), size(1, kUnits), est(1, 30), gap(0, 6), coin(0, 3);
+    std::vector<Spec> jobs;
+    int64_t t = 0;
+    for (int i = njobs(rng); i > 0; --i) {
+        t += coin(rng) == 0 ? 0 : gap(rng);
+        Spec s;
+        s.submit = t;
+        s.cores = size(rng);
+        s.estimate = est(rng);
+        int r = coin(rng);
+        s.runtime = r == 0 ? std::max<int64_t>(1, s.estimate / 3) : r == 1 ? s.estimate + 5 : s.estimate;
+        jobs.push_back(s);
+    }
+    return jobs;
+}
+
 TEST(QueuePoolRequests, StartTimesAgreeWithAFlatPoolModel) {
-    const int64_t kUnits = 8;
-    struct Case {
-        const char* name;
-        int64_t reservation_depth;
-        bool stop;
-    } cases[] = {{"fcfs", 0, true}, {"easy", 1, false}, {"conservative", 1 << 30, false}};
     std::mt19937_64 rng(1124);
-    std::uniform_int_distribution<int> njobs(2, 12), size(1, kUnits), est(1, 30), gap(0, 6), coin(0, 3);
     int compared = 0;
     for (int w = 0; w < 400; ++w) {
-        std::vector<Spec> jobs;
-        int64_t t = 0;
-        for (int i = njobs(rng); i > 0; --i) {
-            t += coin(rng) == 0 ? 0 : gap(rng);
-            Spec s;
-            s.submit = t;
-            s.cores = size(rng);
-            s.estimate = est(rng);
-            int r = coin(rng);
-            s.runtime = r == 0 ? std::max<int64_t>(1, s.estimate / 3) : r == 1 ? s.estimate + 5 : s.estimate;
-            jobs.push_back(s);
-        }
+        std::vector<Spec> jobs = random_jobs(rng, 12);
         int64_t depth = w % 5 == 0 ? 1 : 0;
-        for (const Case& c : cases) {
+        for (const PolicyCase& c : kPolicyCases) {
             PoolQueue q("sum(8)", c.name, depth);
             size_t next = 0;
             Arrivals arrivals;
@@ -274,6 +286,60 @@ TEST(QueuePoolRequests, StartTimesAgreeWithAFlatPoolModel) {
         }
     }
     EXPECT_GT(compared, 5000);
+}
+
+// --replay on a pool machine: each SWF job asks SIZE cpus of the pool
+// (docs/queue.md, "Replay on a pool machine"), and the start times are the flat
+// pool's. Job ids in the CSV are the SWF job numbers.
+TEST(QueuePoolRequests, SwfReplayOnAPoolAgreesWithTheFlatPoolModel) {
+    std::mt19937_64 rng(2611);
+    std::string path = ::testing::TempDir() + "/pool_replay.swf";
+    int compared = 0;
+    for (int w = 0; w < 120; ++w) {
+        std::vector<Spec> jobs = random_jobs(rng, 10);
+        std::ostringstream swf;
+        swf << "; MaxProcs: " << kUnits << "\n";
+        for (size_t i = 0; i < jobs.size(); ++i) {
+            const Spec& s = jobs[i];
+            // Numbered from 101: the CSV must show these, not 1, 2, ...
+            // Every third job gives field 8 as 0: field 5 stands in.
+            swf << 101 + i << ' ' << s.submit << " -1 " << s.runtime << ' ' << s.cores << " -1 -1 "
+                << (i % 3 == 2 ? 0 : s.cores) << ' ' << s.estimate << " -1 1 1 1 -1 1 1 -1 -1\n";
+        }
+        {
+            std::ofstream f(path, std::ios::trunc);
+            f << swf.str();
+        }
+        for (const PolicyCase& c : kPolicyCases) {
+            PoolQueue q("sum(8)", c.name);
+            ReplayConfig config;
+            config.trace = path;
+            config.policy = *make_queue_policy(c.name, 0, 0);
+            config.pool_machine = true;
+            config.request_template = kDefaultReplayRequest;
+            std::ostringstream out, err;
+            Status done = replay(*q.traverser, config, out, err);
+            ASSERT_TRUE(done.ok()) << done.message();
+            ASSERT_EQ(err.str(), "");
+            std::map<int64_t, int64_t> start;  // SWF number -> start
+            std::istringstream rows(out.str());
+            std::string row;
+            std::getline(rows, row);  // header
+            while (std::getline(rows, row) && row.rfind("SUMMARY", 0) != 0) {
+                std::vector<std::string> f;
+                std::istringstream cells(row);
+                for (std::string c; std::getline(cells, c, ',');) f.push_back(c);
+                ASSERT_EQ(f.size(), 11u) << row;
+                start[std::stoll(f[0])] = std::stoll(f[4]);
+            }
+            std::vector<int64_t> ours;
+            for (size_t i = 0; i < jobs.size(); ++i) ours.push_back(start.count(101 + int64_t(i)) ? start[101 + int64_t(i)] : -1);
+            auto theirs = FlatModel(kUnits, c.reservation_depth, c.stop, 0).run(jobs);
+            ASSERT_EQ(ours, theirs) << c.name << " workload " << w << "\n" << swf.str() << out.str();
+            compared += static_cast<int>(jobs.size());
+        }
+    }
+    EXPECT_GT(compared, 1000);
 }
 
 }  // namespace

@@ -1,15 +1,13 @@
 #include "queue/replay.h"
 
-#include <sys/resource.h>
-
 #include <chrono>
 #include <ctime>
-#include <cmath>
-#include <cstdio>
 #include <fstream>
-#include <map>
+#include <unordered_map>
 
 #include "queue/metrics.h"
+#include "queue/replay_shapes.h"
+#include "queue/replay_summary.h"
 #include "queue/simulator.h"
 #include "queue/trace.h"
 #include "utilities/file.h"
@@ -18,79 +16,66 @@ namespace rq::queue {
 
 namespace {
 
-// The jobspec for an SWF size: `size` single-core slots, or `size` whole
-// nodes. Shared by every job of that size.
-std::string size_jobspec(int64_t size, bool whole_nodes) {
-    std::string n = std::to_string(size);
-    std::string resources =
-        whole_nodes ? "  - type: node\n    count: " + n +
-                          "\n    exclusive: true\n    with:\n      - type: slot\n        count: 1\n        label: task\n"
-                          "        with:\n          - type: core\n            count: 1\n"
-                    : "  - type: slot\n    count: " + n + "\n    label: task\n    with:\n      - type: core\n        count: 1\n";
-    return "version: 1\nresources:\n" + resources +
-           "tasks:\n  - command: [app]\n    slot: task\n    count: {per_slot: 1}\n"
-           "attributes:\n  system:\n    duration: 1\n";
-}
-
-class JobspecCache {
-public:
-    JobspecCache(const ResourceGraph& graph, bool whole_nodes, const InputReader& read)
-        : graph_(graph), whole_nodes_(whole_nodes), read_(read) {}
-    Result<std::shared_ptr<Jobspec>> for_size(int64_t size) {
-        auto& slot = by_size_[size];
-        if (!slot) {
-            auto js = parse_jobspec(size_jobspec(size, whole_nodes_), graph_.types());
-            if (!js) return js.error();
-            slot = std::make_shared<Jobspec>(std::move(*js));
-        }
-        return slot;
-    }
-    Result<std::shared_ptr<Jobspec>> for_file(const std::string& path, double& duration) {
-        auto& slot = by_file_[path];
-        if (!slot) {
-            std::string text;
-            if (!read_(path, text)) return make_error(Errc::kIo, "cannot read jobspec " + path);
-            auto js = parse_jobspec(text, graph_.types());
-            if (!js) return make_error(Errc::kInvalid, path + ": " + js.message());
-            slot = std::make_shared<Jobspec>(std::move(*js));
-            durations_[path] = slot->duration;
-        }
-        duration = durations_[path];
-        return slot;
-    }
-
-private:
-    const ResourceGraph& graph_;
-    bool whole_nodes_;
-    const InputReader& read_;
-    std::map<int64_t, std::shared_ptr<Jobspec>> by_size_;
-    std::map<std::string, std::shared_ptr<Jobspec>> by_file_;
-    std::map<std::string, double> durations_;
-};
-
 int64_t total_size(const ResourceGraph& graph, TypeId type) {
     int64_t n = 0;
+    if (type == kNoId) return 0;
     for (VertexId v : graph.by_type(type)) n += graph.size(v);
     return n;
 }
 
-long peak_rss_kb() {
-    struct rusage usage;
-    getrusage(RUSAGE_SELF, &usage);
-    return usage.ru_maxrss;
+// The machine in the unit of the trace's sizes.
+struct Machine {
+    int64_t cores = 0;           // for utilization: cores, or a pool machine's cpus
+    int64_t capacity = 0;        // largest size a job may ask (0: the pool matcher decides)
+    int64_t cores_per_node = 0;  // whole-node sizes to cores
+    std::string unit = "cores";
+};
+
+Machine machine_of(const ResourceGraph& graph, const ReplayConfig& config) {
+    Machine m;
+    if (config.pool_machine) {
+        m.cores = total_size(graph, graph.types().find("cpus"));
+        // The default request asks SIZE cpus: the machine's cpus bound it.
+        if (config.request_template == kDefaultReplayRequest) m.capacity = m.cores;
+        m.unit = "cpus";
+        return m;
+    }
+    m.cores = total_size(graph, types::kCore);
+    int64_t nodes = total_size(graph, types::kNode);
+    m.cores_per_node = nodes > 0 ? m.cores / nodes : 0;
+    m.capacity = config.whole_nodes ? nodes : m.cores;
+    if (config.whole_nodes) m.unit = "nodes";
+    return m;
 }
 
 }  // namespace
 
 Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream& out, std::ostream& err) {
     ResourceGraph& graph = traverser.graph();
-    int64_t cores = total_size(graph, types::kCore);
-    int64_t nodes = total_size(graph, types::kNode);
-    int64_t cores_per_node = nodes > 0 ? cores / nodes : 0;
+    Machine machine = machine_of(graph, config);
     InputReader read = config.read ? config.read : InputReader([](const std::string& p, std::string& t) { return read_file(p, t); });
-    auto source = open_trace(config.trace, config.whole_nodes ? nodes : cores, config.shift, read);
+    TraceOptions options;
+    options.capacity = machine.capacity;
+    options.capacity_unit = machine.unit;
+    options.shift = config.shift;
+    options.time_limit = kGraphEnd;
+    options.completed_only = config.completed_only;
+    options.partition_queues = config.partition_queues;
+    options.whole_nodes = config.whole_nodes;
+    auto source = open_trace(config.trace, options, read);
     if (!source) return source.error();
     TraceSource& trace = **source;
+
+    // The first job read before anything is written: a trace refused at
+    // its header or first line leaves no CSV behind it.
+    std::optional<TraceJob> buffered;
+    auto pull = [&]() -> Status {
+        auto n = trace.next();
+        if (!n) return n.error();
+        buffered = std::move(*n);
+        return ok_status();
+    };
+    RQ_TRY(pull());
 
     std::ofstream csv_file;
     if (!config.csv.empty()) {
@@ -104,28 +89,55 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
     Simulator sim(traverser, config.policy, log, next_id);
     sim.set_owns_traverser(!config.exhaustive);
     sim.set_walk_cancel(config.exhaustive);
-    Metrics metrics(cores);
+    Metrics metrics(machine.cores, config.slowdown_bound);
     Metrics::csv_header(csv);
+    // The users of the jobs not yet finished (per-user metrics), by id.
+    std::unordered_map<int64_t, std::string> user_of;
     sim.on_finish([&](const QueueJob& job) {
-        int64_t size = config.whole_nodes ? job.size * cores_per_node : job.size;
-        metrics.add(job, size);
+        int64_t size = config.whole_nodes ? job.size * machine.cores_per_node : job.size;
+        auto user = user_of.find(job.id);
+        metrics.add(job, size, user == user_of.end() ? std::string() : user->second);
+        if (user != user_of.end()) user_of.erase(user);
         Metrics::csv_row(csv, job, size);
     });
 
-    JobspecCache cache(graph, config.whole_nodes, read);
-    std::optional<TraceJob> buffered;
-    Status failure = ok_status();
-    auto pull = [&]() -> Status {
-        auto n = trace.next();
-        if (!n) return n.error();
-        buffered = std::move(*n);
-        return ok_status();
-    };
-    RQ_TRY(pull());
+    JobShapes shapes(traverser, config.whole_nodes, read);
+    std::string request_template = config.request_template.empty() ? kDefaultReplayRequest : config.request_template;
     int64_t submitted = 0;
+    bool stopped = false;
+    auto stop_requested = [&]() { return config.stop != nullptr && *config.stop != 0; };
+    // Shapes the trace job; false: skipped (counted), with no error.
+    auto shape = [&](const TraceJob& tj, QueueJob& job) -> Result<bool> {
+        Status shaped = ok_status();
+        if (!tj.jobspec_path.empty()) {
+            shaped = shapes.shape_by_file(job, tj.jobspec_path, tj.runtime);
+        } else if (!tj.request.empty() || config.pool_machine) {
+            std::optional<std::string> text = tj.request.empty() ? expand_request(request_template, tj) : tj.request;
+            if (!text) {
+                trace.skipped().add(SkipReason::kUnknownField, tj.line);
+                return false;
+            }
+            job.size = tj.size;
+            shaped = shapes.shape_by_request(job, *text);
+            if (!shaped && shaped.code() == Errc::kUnsatisfiable) {
+                trace.skipped().add(SkipReason::kNeverFits, tj.line);
+                return false;
+            }
+        } else {
+            shaped = shapes.shape_by_size(job, tj.size);
+        }
+        if (!shaped) return shaped.error();
+        return true;
+    };
     Arrivals arrivals;
-    arrivals.next_time = [&]() { return buffered ? buffered->submit : kNever; };
+    // A stop request shows as an arrival now: the loop hands it to
+    // enqueue_due, which ends the run with the summary so far.
+    arrivals.next_time = [&]() { return stop_requested() ? sim.now() : buffered ? buffered->submit : kNever; };
     arrivals.enqueue_due = [&](int64_t t) -> Status {
+        if (stop_requested()) {
+            stopped = true;
+            return make_error(Errc::kBusy, "interrupted");
+        }
         while (buffered && buffered->submit == t) {
             TraceJob& tj = *buffered;
             QueueJob job;
@@ -134,22 +146,22 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
             job.priority = tj.priority;
             job.runtime = tj.runtime;
             job.estimate = tj.estimate;
-            if (!tj.jobspec_path.empty()) {
-                double d = 0;
-                auto js = cache.for_file(tj.jobspec_path, d);
-                if (!js) return js.error();
-                job.jobspec = *js;
-                if (job.estimate == 0) job.estimate = d >= 1 ? static_cast<int64_t>(std::ceil(d)) : tj.runtime;
-                job.estimate = std::max<int64_t>(job.estimate, 1);
-            } else {
-                auto js = cache.for_size(tj.size);
-                if (!js) return js.error();
-                job.jobspec = *js;
-                job.size = tj.size;
-                if (job.estimate == 0) job.estimate = std::max<int64_t>(tj.runtime, 1);
+            auto shaped = shape(tj, job);
+            if (!shaped) return shaped.error();
+            if (*shaped) {
+                // The trace's job number is the job's id (events, CSV);
+                // the archive numbers jobs uniquely.
+                if (tj.has_number) {
+                    if (tj.number < 1 || sim.jobs().count(tj.number))
+                        return make_error(Errc::kInvalid, config.trace + ":" + std::to_string(tj.line) + ": job number " +
+                                                              std::to_string(tj.number) +
+                                                              (tj.number < 1 ? " is not positive" : " is used twice"));
+                    next_id = tj.number;
+                }
+                int64_t id = sim.enqueue(std::move(job));
+                if (!tj.user.empty()) user_of[id] = tj.user;
+                ++submitted;
             }
-            sim.enqueue(std::move(job));
-            ++submitted;
             RQ_TRY(pull());
         }
         return ok_status();
@@ -158,45 +170,30 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
     auto started = std::chrono::steady_clock::now();
     std::clock_t cpu_started = std::clock();
     auto left = sim.run(&arrivals);
-    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    double cpu = double(std::clock() - cpu_started) / CLOCKS_PER_SEC;
-    if (!left) return left.error();
+    ReplayRun run;
+    run.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    run.cpu = double(std::clock() - cpu_started) / CLOCKS_PER_SEC;
+    if (!left && !stopped) return left.error();
     log.flush();
     csv.flush();
+    run.partial = stopped;
+    run.submitted = submitted;
+    run.never_started = left ? static_cast<int64_t>(*left) : static_cast<int64_t>(sim.jobs().size());
+    run.passes = sim.passes();
+    run.reused_tries = sim.reused_tries();
+    run.simulated_time = sim.now();
 
     const SkipCounts& skipped = trace.skipped();
     if (skipped.total() > 0)
         err << "WARN: --replay: skipped " << skipped.total() << " job(s) of " << config.trace << ": "
-            << skipped.bad_size << " with size <= 0, " << skipped.negative_runtime << " with a negative run time, "
-            << skipped.too_big << " larger than the machine\n";
-    if (*left > 0) err << "WARN: --replay: " << *left << " job(s) could never start\n";
-    Summary s = metrics.summary();
-    char buf[128];
-    auto line = [&](const char* key, const std::string& value) { out << "SUMMARY " << key << "=" << value << "\n"; };
-    auto fixed = [&](double v, int digits) {
-        std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-        return std::string(buf);
-    };
-    line("policy", config.policy.name);
-    line("queue_depth", std::to_string(config.policy.queue_depth));
-    line("jobs", std::to_string(s.jobs));
-    line("skipped", std::to_string(skipped.total()));
-    line("never_started", std::to_string(*left));
-    line("killed", std::to_string(s.killed));
-    line("makespan", std::to_string(s.makespan));
-    line("utilization", fixed(s.utilization, 4));
-    line("wait_mean", fixed(s.wait_mean, 2));
-    line("wait_median", fixed(s.wait_median, 1));
-    line("wait_max", std::to_string(s.wait_max));
-    line("bounded_slowdown_mean", fixed(s.bsld_mean, 3));
-    line("passes", std::to_string(sim.passes()));
-    line("reused_tries", std::to_string(sim.reused_tries()));
-    line("wall_seconds", fixed(wall, 3));
-    line("jobs_per_second", fixed(wall > 0 ? double(submitted) / wall : 0, 0));
-    // CPU time too: on a shared machine the wall clock measures the others.
-    line("cpu_seconds", fixed(cpu, 3));
-    line("jobs_per_cpu_second", fixed(cpu > 0 ? double(submitted) / cpu : 0, 0));
-    line("peak_rss_kb", std::to_string(peak_rss_kb()));
+            << skipped.describe(trace.unit()) << "\n";
+    if (!stopped && run.never_started > 0) err << "WARN: --replay: " << run.never_started << " job(s) could never start\n";
+    print_summary_lines(out, config, metrics, skipped, run);
+    if (!config.summary_json.empty()) RQ_TRY(write_summary_json(config.summary_json, config, metrics, skipped, run));
+    if (stopped)
+        return make_error(Errc::kBusy, "interrupted at simulated time " + std::to_string(run.simulated_time) +
+                                           "; the summary covers the " + std::to_string(metrics.summary().jobs) +
+                                           " job(s) finished by then (partial)");
     return ok_status();
 }
 

@@ -3,110 +3,95 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <sstream>
+#include <cmath>
 
 namespace rq::queue {
 
+int64_t SkipCounts::total() const {
+    int64_t n = 0;
+    for (int64_t c : count_) n += c;
+    return n;
+}
+
+const char* SkipCounts::key(SkipReason r) {
+    switch (r) {
+        case SkipReason::kBadSize: return "bad_size";
+        case SkipReason::kNegativeRuntime: return "negative_runtime";
+        case SkipReason::kTooBig: return "larger_than_machine";
+        case SkipReason::kOutOfRange: return "out_of_range";
+        case SkipReason::kStatus: return "status";
+        case SkipReason::kNeverFits: return "never_fits";
+        case SkipReason::kUnknownField: return "unknown_field";
+        default: return "?";
+    }
+}
+
 namespace {
 
-class SwfSource : public TraceSource {
-public:
-    SwfSource(std::string path, int64_t capacity, bool shift)
-        : path_(std::move(path)), capacity_(capacity), shift_(shift) {}
-    Status open() {
-        in_.open(path_);
-        if (!in_) return make_error(Errc::kIo, "cannot read " + path_);
-        return ok_status();
+const char* reason_text(SkipReason r) {
+    switch (r) {
+        case SkipReason::kBadSize: return "with size <= 0";
+        case SkipReason::kNegativeRuntime: return "with a negative run time";
+        case SkipReason::kTooBig: return "larger than the machine";
+        case SkipReason::kOutOfRange: return "ending past the planning window (submit or requested time out of range)";
+        case SkipReason::kStatus: return "not completed (status other than 1; --replay-status all keeps them)";
+        case SkipReason::kNeverFits: return "that the machine can never serve";
+        case SkipReason::kUnknownField: return "whose --replay-request field is unknown (-1)";
+        default: return "?";
     }
+}
 
-    Result<std::optional<TraceJob>> next() override {
-        for (std::string line; std::getline(in_, line);) {
-            ++line_no_;
-            size_t first = line.find_first_not_of(" \t\r");
-            if (first == std::string::npos || line[first] == ';') continue;
-            auto job = parse(line);
-            if (!job) return job.error();
-            if (!*job) continue;  // skipped and counted
-            TraceJob& j = **job;
-            if (!base_) base_ = shift_ ? j.submit : 0;
-            j.submit -= *base_;
-            if (j.submit < last_submit_)
-                return where("submit time " + std::to_string(j.submit + *base_) + " is before the previous job's");
-            last_submit_ = j.submit;
-            return std::move(*job);
-        }
-        if (in_.bad()) return make_error(Errc::kIo, path_ + ": read error");
-        return std::optional<TraceJob>();
+}  // namespace
+
+std::string SkipCounts::describe(const std::string& unit) const {
+    std::string out;
+    for (size_t i = 0; i < kReasons; ++i) {
+        if (count_[i] == 0) continue;
+        if (!out.empty()) out += ", ";
+        out += std::to_string(count_[i]) + " " + reason_text(static_cast<SkipReason>(i)) + " (first at " + unit + " " +
+               std::to_string(first_line_[i]) + ")";
     }
+    return out;
+}
 
-private:
-    Error where(const std::string& what) const {
-        return make_error(Errc::kInvalid, path_ + ":" + std::to_string(line_no_) + ": " + what);
-    }
-
-    Result<std::optional<TraceJob>> parse(const std::string& line) {
-        std::istringstream fields(line);
-        std::vector<std::string> f;
-        for (std::string w; fields >> w;) f.push_back(w);
-        if (f.size() < 9) return where("an SWF line needs at least 9 fields, found " + std::to_string(f.size()));
-        auto num = [&](size_t field, int64_t& out) -> bool {
-            const std::string& s = f[field - 1];
-            char* end = nullptr;
-            double v = std::strtod(s.c_str(), &end);
-            if (end == s.c_str() || *end != '\0' || !(v > -1e15 && v < 1e15)) return false;
-            out = static_cast<int64_t>(v);
+std::optional<std::string> expand_request(const std::string& template_text, const TraceJob& job) {
+    std::string out;
+    for (size_t i = 0; i < template_text.size();) {
+        auto field = [&](const char* name, int64_t value) {
+            std::string key = std::string("{") + name + "}";
+            if (template_text.compare(i, key.size(), key) != 0) return false;
+            out += std::to_string(value);
+            i += key.size();
             return true;
         };
-        TraceJob j;
-        int64_t alloc = 0, req = 0, est = 0;
-        for (auto [field, out] : {std::pair<size_t, int64_t*>{1, &j.number}, {2, &j.submit}, {4, &j.runtime},
-                                  {5, &alloc}, {8, &req}, {9, &est}})
-            if (!num(field, *out)) return where("field " + std::to_string(field) + " is not a number: '" + f[field - 1] + "'");
-        if (f.size() >= 15 && f[14] != "-1") j.queue = f[14];
-        j.size = req != -1 ? req : alloc;
-        if (j.size <= 0) {
-            ++skipped_.bad_size;
-            return std::optional<TraceJob>();
+        if (template_text[i] == '{') {
+            if (template_text.compare(i, 5, "{mem}") == 0 && job.mem < 0)
+                return std::nullopt;
+            if (field("size", job.size) || field("mem", job.mem)) continue;
         }
-        if (j.runtime < 0) {
-            ++skipped_.negative_runtime;
-            return std::optional<TraceJob>();
-        }
-        if (j.size > capacity_) {
-            ++skipped_.too_big;
-            return std::optional<TraceJob>();
-        }
-        j.estimate = est > 0 ? est : j.runtime;
-        // The planner needs a span of at least one second.
-        j.estimate = std::max<int64_t>(j.estimate, 1);
-        j.name = "swf" + std::to_string(j.number);
-        return std::optional<TraceJob>(std::move(j));
+        out += template_text[i++];
     }
+    return out;
+}
 
-    std::string path_;
-    int64_t capacity_;
-    bool shift_;
-    std::ifstream in_;
-    int64_t line_no_ = 0;
-    std::optional<int64_t> base_;
-    int64_t last_submit_ = INT64_MIN;
-};
+namespace {
 
 // A YAML list, loaded whole (it is meant for small hand-written cases):
 //   - submit: 0          # required, seconds
 //     runtime: 100       # required
 //     size: 4            # cores (or nodes with --replay-nodes) ...
 //     jobspec: job.yaml  # ... or a jobspec file (its duration is the estimate)
+//     request: cpus=4    # ... or a pool request (docs/pools.md)
 //     estimate: 120      # optional; default: the jobspec's duration, else runtime
 //     priority: 5        # optional, 1..10
 //     name: build        # optional
 //     queue: default     # optional
+//     user: alice        # optional (per-user metrics)
 class YamlSource : public TraceSource {
 public:
-    Status load(const std::string& path, int64_t capacity, bool shift, const InputReader& read) {
-        std::string text;
-        if (!read(path, text)) return make_error(Errc::kIo, "cannot read " + path);
+    const char* unit() const override { return "job"; }
+
+    Status load(const std::string& path, const std::string& text, const TraceOptions& options) {
         YAML::Node root;
         try {
             root = YAML::Load(text);
@@ -119,35 +104,28 @@ public:
             ++n;
             std::string at = path + ": job " + std::to_string(n) + ": ";
             try {
-                if (!item.IsMap() || !item["submit"] || !item["runtime"])
-                    return make_error(Errc::kInvalid, at + "needs 'submit' and 'runtime'");
-                TraceJob j;
-                j.number = n;
-                j.submit = item["submit"].as<int64_t>();
-                j.runtime = item["runtime"].as<int64_t>();
-                if (item["size"]) j.size = item["size"].as<int64_t>();
-                if (item["jobspec"]) j.jobspec_path = item["jobspec"].as<std::string>();
-                if (j.jobspec_path.empty() && !item["size"]) return make_error(Errc::kInvalid, at + "needs 'size' or 'jobspec'");
-                j.estimate = item["estimate"] ? item["estimate"].as<int64_t>() : 0;
-                if (item["priority"]) j.priority = item["priority"].as<int>();
-                if (j.priority < 1 || j.priority > 10) return make_error(Errc::kInvalid, at + "priority must be 1 to 10");
-                if (j.estimate < 0) return make_error(Errc::kInvalid, at + "estimate must not be negative");
-                j.name = item["name"] ? item["name"].as<std::string>() : "job" + std::to_string(n);
-                if (item["queue"]) j.queue = item["queue"].as<std::string>();
-                if (j.jobspec_path.empty() && j.size <= 0) { ++skipped_.bad_size; continue; }
-                if (j.runtime < 0) { ++skipped_.negative_runtime; continue; }
-                if (j.jobspec_path.empty() && j.size > capacity) { ++skipped_.too_big; continue; }
-                jobs_.push_back(std::move(j));
+                RQ_TRY(add(item, n, at, options));
             } catch (const YAML::Exception& e) {
                 return make_error(Errc::kInvalid, at + e.what());
             }
         }
         std::stable_sort(jobs_.begin(), jobs_.end(), [](const TraceJob& a, const TraceJob& b) { return a.submit < b.submit; });
-        if (shift && !jobs_.empty()) {
+        if (options.shift && !jobs_.empty()) {
             int64_t base = jobs_.front().submit;
             for (auto& j : jobs_) j.submit -= base;
         }
-        if (!jobs_.empty() && jobs_.front().submit < 0) return make_error(Errc::kInvalid, path + ": negative submit time");
+        for (auto it = jobs_.begin(); it != jobs_.end();) {
+            if (it->submit < 0)
+                return make_error(Errc::kInvalid, path + ": job " + std::to_string(it->line) + ": negative submit time " +
+                                                      std::to_string(it->submit));
+            // A job must be able to end inside the planning window.
+            if (it->submit >= options.time_limit || std::max(it->estimate, it->runtime) >= options.time_limit - it->submit) {
+                skipped_.add(SkipReason::kOutOfRange, it->line);
+                it = jobs_.erase(it);
+            } else {
+                ++it;
+            }
+        }
         return ok_status();
     }
     Result<std::optional<TraceJob>> next() override {
@@ -156,6 +134,55 @@ public:
     }
 
 private:
+    Status add(const YAML::Node& item, int64_t n, const std::string& at, const TraceOptions& options) {
+        if (!item.IsMap() || !item["submit"] || !item["runtime"])
+            return make_error(Errc::kInvalid, at + "needs 'submit' and 'runtime'");
+        TraceJob j;
+        j.number = n;
+        j.line = n;
+        RQ_TRY(number(item, "submit", at, j.submit));
+        RQ_TRY(number(item, "runtime", at, j.runtime));
+        RQ_TRY(number(item, "size", at, j.size));
+        RQ_TRY(number(item, "estimate", at, j.estimate));
+        if (item["jobspec"]) j.jobspec_path = item["jobspec"].as<std::string>();
+        if (item["request"]) j.request = item["request"].as<std::string>();
+        int shapes = !!item["size"] + !j.jobspec_path.empty() + !j.request.empty();
+        if (shapes != 1) return make_error(Errc::kInvalid, at + "needs one of 'size', 'jobspec' or 'request'");
+        if (item["priority"]) j.priority = item["priority"].as<int>();
+        if (j.priority < 1 || j.priority > 10) return make_error(Errc::kInvalid, at + "priority must be 1 to 10");
+        if (j.estimate < 0) return make_error(Errc::kInvalid, at + "estimate must not be negative");
+        j.name = item["name"] ? item["name"].as<std::string>() : "job" + std::to_string(n);
+        if (item["queue"]) j.queue = item["queue"].as<std::string>();
+        if (item["user"]) j.user = item["user"].as<std::string>();
+        if (item["group"]) j.group = item["group"].as<std::string>();
+        bool sized = item["size"].IsDefined();
+        if (sized && j.size <= 0) {
+            skipped_.add(SkipReason::kBadSize, n);
+            return ok_status();
+        }
+        if (j.runtime < 0) {
+            skipped_.add(SkipReason::kNegativeRuntime, n);
+            return ok_status();
+        }
+        if (sized && options.capacity > 0 && j.size > options.capacity) {
+            skipped_.add(SkipReason::kTooBig, n);
+            return ok_status();
+        }
+        jobs_.push_back(std::move(j));
+        return ok_status();
+    }
+
+    // Item `key` (if present) as a whole number within the trace limit.
+    static Status number(const YAML::Node& item, const char* key, const std::string& at, int64_t& out) {
+        if (!item[key]) return ok_status();
+        double v = item[key].as<double>();
+        if (!(std::fabs(v) <= double(kMaxTraceNumber)))
+            return make_error(Errc::kInvalid, at + key + " is out of range: '" + item[key].as<std::string>() +
+                                                  "', at most " + std::to_string(kMaxTraceNumber));
+        out = item[key].as<int64_t>();
+        return ok_status();
+    }
+
     std::vector<TraceJob> jobs_;
     size_t next_ = 0;
 };
@@ -166,16 +193,21 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 
 }  // namespace
 
-Result<std::unique_ptr<TraceSource>> open_trace(const std::string& path, int64_t capacity, bool shift,
+Result<std::unique_ptr<TraceSource>> yaml_trace_from_text(const std::string& path, const std::string& text,
+                                                          const TraceOptions& options) {
+    auto source = std::make_unique<YamlSource>();
+    RQ_TRY(source->load(path, text, options));
+    return std::unique_ptr<TraceSource>(std::move(source));
+}
+
+Result<std::unique_ptr<TraceSource>> open_trace(const std::string& path, const TraceOptions& options,
                                                 const InputReader& read) {
     if (ends_with(path, ".yaml") || ends_with(path, ".yml")) {
-        auto source = std::make_unique<YamlSource>();
-        RQ_TRY(source->load(path, capacity, shift, read));
-        return std::unique_ptr<TraceSource>(std::move(source));
+        std::string text;
+        if (!read(path, text)) return make_error(Errc::kIo, "cannot read " + path);
+        return yaml_trace_from_text(path, text, options);
     }
-    auto source = std::make_unique<SwfSource>(path, capacity, shift);
-    RQ_TRY(source->open());
-    return std::unique_ptr<TraceSource>(std::move(source));
+    return open_swf_trace(path, options);
 }
 
 }  // namespace rq::queue

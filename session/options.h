@@ -49,6 +49,12 @@ struct Options {
     bool replay_nodes = false;          // --replay-nodes: SWF processors are whole nodes
     std::string replay_csv;             // --replay-csv FILE (default: output stream)
     bool replay_exhaustive = false;     // --replay-exhaustive: no pass reuse (the oracle)
+    std::string replay_request;         // --replay-request TEMPLATE (pool machines)
+    bool replay_partition_queues = false;  // --replay-queues partition (SWF field 16)
+    bool replay_completed_only = false; // --replay-status completed
+    std::string replay_summary;         // --replay-summary FILE.json
+    int64_t replay_slowdown_bound = 10; // --replay-slowdown-bound SECONDS
+    int64_t replay_top_users = 10;      // --replay-top-users N
 };
 
 // Resolves a -S selector (e.g. "C+PA", or in lowercase) to subsystem

@@ -30,6 +30,7 @@ EVENT 0 start job=3 queue=default name=c
 EVENT 0 start job=1 queue=default name=a
 QUEUE time=0 policy=fcfs pending=1 running=2
   job=2 name=b queue=default priority=5 submit=0 state=pending reason=\"resources busy (fcfs: the queue waits for this job)\"
+EVENT 0 reject job=- queue=default name=$D/cores9_10.yaml reason=\"the request can never be satisfied on this resource graph\"
 QUEUE time=0 policy=fcfs pending=1 running=2
   job=2 name=b queue=default priority=5 submit=0 state=pending reason=\"resources busy (fcfs: the queue waits for this job)\"
 EVENT 10 end job=3 queue=default name=c status=completed
@@ -45,9 +46,15 @@ expect_contains "start lists the cores" "EVENT 0 start job=3 queue=default name=
 python3 - events.json <<'PY' || fail "events.json"
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-assert [r["event"] for r in rows] == ["submit"] * 3 + ["start", "start", "end", "end", "start", "end"], rows
+assert [r["event"] for r in rows] == ["submit"] * 3 + ["start", "start", "reject", "end", "end", "start", "end"], rows
+# A submit that can never fit is a reject event with its name and reason,
+# and no job id (none was given out).
+reject = rows[5]
+assert reject["name"].endswith("cores9_10.yaml") and "job" not in reject, reject
+assert reject["reason"] == "the request can never be satisfied on this resource graph", reject
 for r in rows:
-    assert {"time", "event", "job", "queue"} <= set(r), r
+    assert {"time", "event", "queue"} <= set(r), r
+    assert ("job" in r) == (r["event"] != "reject"), r
     assert ("resources" in r) == (r["event"] in ("start", "reserve")), r
 assert rows[-1] == {"time": 30, "event": "end", "job": 2, "queue": "default", "name": "b", "status": "killed"}, rows[-1]
 PY
@@ -78,12 +85,12 @@ cat >trace.swf <<END
 END
 out=$("$RQ" -L "$M" --replay trace.swf 2>err)
 expect_eq "replay status" 0 "$?"
-expect_eq "skipped on stderr" "WARN: --replay: skipped 3 job(s) of trace.swf: 1 with size <= 0, 1 with a negative run time, 1 larger than the machine" "$(cat err)"
-# one row per job as it ends
+expect_eq "skipped on stderr" "WARN: --replay: skipped 3 job(s) of trace.swf: 1 with size <= 0 (first at line 4), 1 with a negative run time (first at line 5), 1 larger than the machine (first at line 6)" "$(cat err)"
+# one row per job as it ends; the job id is the SWF job number (field 1)
 expect_eq "csv" "job,name,queue,submit,start,end,wait,runtime,estimate,size,status
 1,swf1,1,0,0,10,0,10,20,4,completed
 2,swf2,1,5,5,15,0,10,10,2,completed
-3,swf6,1,100,100,120,0,25,20,8,killed" "$(echo "$out" | grep -v '^SUMMARY')"
+6,swf6,1,100,100,120,0,25,20,8,killed" "$(echo "$out" | grep -v '^SUMMARY')"
 expect_contains "summary jobs" "SUMMARY jobs=3" "$out"
 expect_contains "summary skipped" "SUMMARY skipped=3" "$out"
 expect_contains "makespan" "SUMMARY makespan=120" "$out"

@@ -36,6 +36,8 @@ EVENT 0 start job=3 queue=default name=small resources=worker0:3
 QUEUE time=0 policy=easy pending=2 running=2
   job=2 name=whole queue=default priority=5 submit=0 state=reserved reason=\"reserved at 10\"
   job=4 name=long queue=default priority=5 submit=0 state=pending reason=\"resources busy; no reservation left in this pass\"
+EVENT 0 reject job=- queue=default name=request cpus=5 reason=\"no worker can ever hold the request\"
+EVENT 0 reject job=- queue=default name=request nosuch=1 reason=\"no worker has a pool named nosuch\"
 QUEUE time=0 policy=easy pending=2 running=2
   job=2 name=whole queue=default priority=5 submit=0 state=reserved reason=\"reserved at 10\"
   job=4 name=long queue=default priority=5 submit=0 state=pending reason=\"resources busy; no reservation left in this pass\"
