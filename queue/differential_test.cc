@@ -1,4 +1,4 @@
-// Differential test of the queue policies (issue 10 acceptance, issue 15
+// Differential test of the queue policies (docs/queue.md "A pass",
 // "Graph vs flat pool").
 //
 // Machine: a GRUG graph of ONE node with N individual cores (not a sum

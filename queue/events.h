@@ -1,4 +1,4 @@
-// Queue events (issue 10 "Time"): one line per event on the output stream
+// Queue events (docs/queue.md "Events"): one line per event on the output stream
 // and, with --events-json FILE, one JSON object per line.
 //
 // Line format (documented in docs/queue.md):

@@ -1,4 +1,4 @@
-// JQM's resource managers and queues (seed 003, issue 10): a quantity
+// JQM's resource managers and queues (seed 003, docs/queue.md "JQM"): a quantity
 // manager (a count each job consumes, 1 by default), a discrete manager
 // (named items, 0 taken by default; the job's environment gets
 // JQM_RM_DISCRETE_<KEY>_ITEMS), and highlander (at most one running

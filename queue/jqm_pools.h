@@ -1,6 +1,6 @@
 // One JQM queue's resource managers as pools of a resource graph, so that
-// the pool matcher decides (issue 10 "Resource managers, as in JQM,
-// expressed as pools of the resource graph").
+// the pool matcher decides (docs/queue.md "JQM's managers
+// are pools").
 //
 //   cluster0 -> node <queue> -> rm.<key>          sum pool of `quantity` units
 //                            -> rm.<key>/<item>   one vertex per discrete item

@@ -1,4 +1,4 @@
-// JQM semantics (seed 003, issue 10 acceptance) on a one-node machine of 8
+// JQM semantics (seed 003, docs/queue.md "JQM") on a one-node machine of 8
 // cores: quantity, discrete and highlander managers, priority and age,
 // and the jqm tour versus jqm-skip.
 #include "queue/jqm.h"

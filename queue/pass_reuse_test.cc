@@ -1,6 +1,7 @@
 // The reuse of the previous pass's outcomes (Simulator::set_owns_traverser)
-// against the exhaustive recomputation (issue 15: reservations recomputed
-// from scratch at every pass): on random workloads, several machines,
+// against the exhaustive recomputation (docs/queue.md "A pass": every
+// reservation is recomputed at every pass; "Reuse between passes"): on
+// random workloads, several machines,
 // match policies (`first` re-weights edges, so the child order is part of
 // the state) and every queue policy, the event streams are identical, byte
 // for byte. The exhaustive simulator is the oracle; it also releases jobs

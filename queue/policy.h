@@ -1,4 +1,4 @@
-// Queue policies (issue 15 "Policies"): how one scheduling pass walks the
+// Queue policies (docs/queue.md "A pass"): how one scheduling pass walks the
 // pending jobs on the planner.
 #pragma once
 
@@ -16,7 +16,7 @@ struct QueuePolicy {
     int64_t reservation_depth = 0;
     // fcfs stops at the first job that does not fit now.
     bool stop_at_first_blocked = true;
-    // Pending jobs one pass considers; 0 = all (issue 15: default 32).
+    // Pending jobs one pass considers; 0 = all (docs/queue.md: `--queue-depth`, default 32).
     int64_t queue_depth = 32;
     // JQM's schedulers (queue/jqm_pass.cc): polls, tours and resource
     // managers instead of reservations.

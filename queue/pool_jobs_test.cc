@@ -1,9 +1,9 @@
-// Pool requests in the simulated queue (issue 10: `submit ... request`).
+// Pool requests in the simulated queue (docs/queue.md "Pool requests in the queue").
 //
 // Machine: one worker with one sum pool `cpus` of N units (pools/
 // pool_graph.h), so a reservation is tied to nothing but an amount, and the
-// independent model below is a flat pool of N (issue 15 "Graph vs flat
-// pool": the sum-pool machine). The model shares no code with queue/,
+// independent model below is a flat pool of N (docs/queue.md "Graph vs flat
+// pool", "Pool requests in the queue": the sum-pool machine). The model shares no code with queue/,
 // pools/ or the planner: per pass it walks the pending jobs in order;
 // a job starts if its amount fits over [now, now + requested time) beside
 // the running jobs' spans and this pass's reservations, else it is reserved

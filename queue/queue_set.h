@@ -1,6 +1,6 @@
 // Several named queues on one machine, each with its own policy and
-// parameters (issue 10 "Several named queues ... each with its own ...
-// policy"; docs/queue.md, "Several queues").
+// parameters (docs/queue.md "Several
+// queues").
 //
 // A queue's policy comes from its -Q entry (`policy`, `queue_depth`,
 // `reservation_depth`) or the REPL's queue-add; what it leaves out is the

@@ -1,5 +1,5 @@
-// Several queues with their own policies on one small machine (issue 10,
-// queue/queue_set.h): hand-computed start times on one node of 4 cores
+// Several queues with their own policies on one small machine (docs/queue.md
+// "Several queues", queue/queue_set.h): hand-computed start times on one node of 4 cores
 // with the `low` match policy.
 #include "queue/queue_set.h"
 

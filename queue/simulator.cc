@@ -171,7 +171,7 @@ void Simulator::release_ends(int64_t t) {
 }
 
 // Whether this pass may keep the previous pass's outcome for its leading
-// jobs. It recomputes from scratch in principle (issue 15); keeping is
+// jobs. It recomputes from scratch in principle (docs/queue.md "A pass"); keeping is
 // exact when the recomputation would read the same inputs: the planner
 // holds the same spans (no release, no start since), every edge weight is
 // the same (the `first` policies order children by them), the same jobs
@@ -206,7 +206,7 @@ void Simulator::pass() {
     traverser_.set_now(now_);
     if (owns_traverser_ && !walk_cancel_) traverser_.set_span_ends(&span_ends_);
     bool reuse = reuse_now();
-    // Reservations are recomputed from scratch (issue 15): cancel them all
+    // Reservations are recomputed from scratch (docs/queue.md "A pass"): cancel them all
     // (unless they are kept, see reuse_now()).
     std::vector<int64_t> previously;
     if (!reuse) previously = cancel_reservations();

@@ -1,6 +1,6 @@
 // The simulated queue: pending jobs in priority order, a clock that jumps
 // from event to event, and one scheduling pass per instant on the
-// traverser's planner (issue 15 "One scheduling pass per instant").
+// traverser's planner (docs/queue.md "One scheduling pass per instant").
 //
 // At each instant: release every job that ends then, enqueue every job
 // submitted then (in submission order), then run one pass. A pass cancels

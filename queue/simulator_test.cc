@@ -1,4 +1,5 @@
-// Hand-computed examples of the queue's conventions (issues 10 and 15) on a
+// Hand-computed examples of the queue's conventions (docs/queue.md "Order",
+// "One scheduling pass per instant", "A pass") on a
 // one-node machine of N cores with the `low` match policy.
 #include "queue/simulator.h"
 

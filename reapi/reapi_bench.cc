@@ -1,4 +1,4 @@
-// The library's cost (issue 17): match + cancel through the C API against
+// The library's cost (docs/library.md): match + cancel through the C API against
 // the same work on the in-process core (session/operations.h, no C
 // boundary, no lock), on conf/tiny.graphml and the Sierra-sized
 // conf/sierra.graphml; reapi_cli_initialize and per-match p50/p99 on the

@@ -1,4 +1,5 @@
-// Randomized resume test (issue 11 acceptance): one random stream of
+// Randomized resume test (docs/state.md "How a resumed
+// session stays exact"): one random stream of
 // commands (match, reserve, update, partial-cancel, cancel, attach, remove,
 // set-status, set-property, the simulated queue's submit, set-priority,
 // dequeue, advance, run, queue and time, and read-only queries) runs once uninterrupted;

@@ -1,4 +1,4 @@
-// Ordered selection (issue 13): the pieces that let select() skip what
+// Ordered selection (docs/matching.md "Ordered selection"): the pieces that let select() skip what
 // cannot change its choice, and prove afterwards that nothing did.
 //
 //  * cannot_hold(): at a prefix-omitted (pristine) level, a child whose

@@ -1,4 +1,5 @@
-// The ordered walk extended to a slot's members (issue 13): inside the
+// The ordered walk extended to a slot's members (docs/matching.md
+// "Ordered selection of the `*nodex` policies"): inside the
 // ordered selection of an ID-based policy (dfu_select_fast.cc), a slot
 // packed from u's children by the resource u matched (`socket[1] ->
 // slot[1] -> core[1]`, hinodex/lonodex on El Capitan: 22 cores a socket)

@@ -2,7 +2,7 @@
 # hwloc XML load time against hwloc's own tools: resource-query loading a
 # synthetic 8,192-PU topology (16 packages x 2 NUMA x 8 L3 x 8 cores x 4
 # PUs, a 4.5 MB export) versus `hwloc-calc` parsing the same file. The goal
-# (issue 16) is a median wall ratio A/B of at most 2.
+# (docs/hwloc.md "Crash isolation") is a median wall ratio A/B of at most 2.
 #
 #   sh t/bench/hwloc_load_bench.sh build/bin/resource-query [RUNS]
 #

@@ -1,4 +1,5 @@
-// Save / resume benchmark (issue 11): on a recipe (default the El
+// Save / resume benchmark (docs/state.md; figures in
+// docs/performance.md "Saving and resuming"): on a recipe (default the El
 // Capitan-sized ../shared/bench/elcap.graphml, 1.3M vertices), after one
 // match: `save FILE changes` (the rows one match changed), a whole save
 // (the graph rows included), and a resume (-f db: open, read, build the

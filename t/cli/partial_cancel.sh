@@ -1,4 +1,5 @@
-# partial-cancel (issue 12): a later cancel releases everything the job
+# partial-cancel (docs/differences.md, the
+# `partial-cancel` rows): a later cancel releases everything the job
 # still holds; a partial cancel given the job's own printed R (rv1exec or
 # jgf) succeeds; a failed one changes nothing; randomized against a model.
 . "$(dirname "$0")/lib.sh"

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Randomized partial-cancel test against a simple model (issue 12).
+"""Randomized partial-cancel test against a simple model (docs/differences.md,
+the `partial-cancel` rows).
 
 Random jobs are matched on a graph; some are cut down by partial-cancels
 whose R is a subset (one rank / one node) of what our own writers printed

@@ -1,4 +1,4 @@
-# save / -f db resume / allocated / available (issue 11, RFC 16).
+# save / -f db resume / allocated / available (docs/state.md, RFC 16).
 . "$(dirname "$0")/lib.sh"
 
 J="$SRC/t/data/jobspecs"

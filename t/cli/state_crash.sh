@@ -1,4 +1,4 @@
-# --state FILE crash test (issue 11): runs a stream of matches with
+# --state FILE crash test (docs/state.md "Durability"): runs a stream of matches with
 # --state, kills the process with SIGKILL at random moments, restarts it on
 # the same file and continues the stream. After each kill, every match whose
 # output was printed is in the file and at most the one in flight besides

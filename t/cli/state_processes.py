@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Randomized save/resume across processes (issue 11).
+"""Randomized save/resume across processes (docs/state.md "How a
+resumed session stays exact").
 
 A stream of random commands (match allocate / allocate_orelse_reserve /
 satisfiability of four jobspecs, cancel, set-status, set-property, and the

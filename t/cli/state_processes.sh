@@ -1,4 +1,5 @@
-# Save/resume across processes (issue 11): 10,000 random commands run once
+# Save/resume across processes (docs/state.md "How a resumed
+# session stays exact"): 10,000 random commands run once
 # uninterrupted and once cut into segments, one resource-query process per
 # segment resuming the file the previous one saved (whole and `changes`
 # alternating); identical output, every resume from rows

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Byte identity of libreapi_cli and resource-query (issue 17).
+"""Byte identity of libreapi_cli and resource-query (spec/reapi.md §7:
+R bytes identical to the CLI's writers; docs/library.md).
 
 For every conformance case (read from ../shared/conformance at test time)
 whose commands the C API can express (match, cancel, partial-cancel,

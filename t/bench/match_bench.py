@@ -3,9 +3,9 @@
 per job, the El Capitan-sized recipe, loading, wide fan-out, mass removal),
 for our binary and for any other binary given with --vs, so the rows line up.
 
-    python3 t/bench/issue_bench.py --bin build/bin/resource-query
-    python3 t/bench/issue_bench.py --bin build/bin/resource-query --vs /path/to/other --quick
-    python3 t/bench/issue_bench.py --bin ... --rows p256-first,mem4096,fanout,remove
+    python3 t/bench/match_bench.py --bin build/bin/resource-query
+    python3 t/bench/match_bench.py --bin build/bin/resource-query --vs /path/to/other --quick
+    python3 t/bench/match_bench.py --bin ... --rows p256-first,mem4096,fanout,remove
 
 Rows (--rows takes a comma list of names or prefixes, e.g. `p256` or `elcap`):
   p256-POLICY   256x32 nodes, 4,096 one-core jobs, each policy
@@ -55,7 +55,7 @@ TIME = "/usr/bin/time"  # GNU time (Debian package `time`)
 SHARED = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "bench"))
 POLICIES = ["first", "high", "low", "hinode", "lonode", "hinodex", "lonodex", "firstnodex", "locality",
             "variation"]
-# The policies that rank candidates by id (issue 13's sublinear selection).
+# The policies that rank candidates by id (docs/matching.md "Ordered selection").
 ID_POLICIES = ["first", "high", "low", "hinode", "lonode", "hinodex", "lonodex", "firstnodex"]
 # The eshapeN rows: El Capitan's node shape at fewer racks (racks of 18 nodes).
 ESHAPE_RACKS = [14, 57, 228]
@@ -156,7 +156,7 @@ def main():
         return min(elcap_first, nodes) if policy.endswith("nodex") else elcap_first
     elcap_job = os.path.join(args.shared, "core-in-socket.yaml")
 
-    with tempfile.TemporaryDirectory(prefix="issue-bench.") as work:
+    with tempfile.TemporaryDirectory(prefix="match-bench.") as work:
         def write(name, text):
             path = os.path.join(work, name)
             with open(path, "w") as f:
