@@ -47,6 +47,15 @@ void attach_journal(Session& session, const std::string& source);
 // by replaying its journal).
 bool resumed_from_rows(const Session& session);
 
+// The front end's word that the command being run failed (its input
+// files are then kept only if it can have used them).
+void note_failed_command(Session& session);
+
+// Commands whose --state commit failed (a full disk): each was undone and
+// printed no result; the session then ends with a non-zero status (README
+// "Saving and resuming a session", Durability).
+int64_t unsaved_commands(const Session& session);
+
 // `save FILE` / `save FILE changes`: the whole session or only what changed
 // since the last save to FILE; prints one INFO line or one ERROR line.
 Status save(Session& session, const std::string& path, bool changes_only);

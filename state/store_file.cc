@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -153,14 +154,18 @@ Error corrupt(const Database& db, const std::string& what) {
 
 }  // namespace
 
-Status open_existing(Database& db, const std::string& path) {
+Status open_existing(Database& db, const std::string& path, bool immutable) {
     std::ifstream file(path, std::ios::binary);
     if (!file) return make_error(Errc::kNotFound, path + ": cannot open the state file");
-    char header[16] = {};
+    char header[20] = {};
     file.read(header, sizeof header);
-    if (file.gcount() != 16 || std::memcmp(header, "SQLite format 3", 16) != 0)
+    if (file.gcount() != 20 || std::memcmp(header, "SQLite format 3", 16) != 0)
         return make_error(Errc::kInvalid, path + ": not a resource-query state file (no SQLite header)");
-    RQ_TRY(db.open(path, false));
+    // Bytes 18 and 19 are 2 in a database in WAL mode: its latest commits
+    // may live only in PATH-wal until the writer's session ends.
+    const bool wal_mode = header[18] == 2;
+    const bool has_wal = std::filesystem::exists(path + "-wal");  // before SQLite creates one
+    RQ_TRY(immutable ? db.open_immutable(path) : db.open(path, false));
     auto check = db.prepare("PRAGMA quick_check");
     if (!check) return check.error();
     Status status;
@@ -174,6 +179,10 @@ Status open_existing(Database& db, const std::string& path) {
     if (!problems.empty()) return corrupt(db, problems);
     auto ours = holds_session(db);
     if (!ours) return ours.error();
+    if (!*ours && wal_mode && !has_wal)
+        return make_error(Errc::kInvalid, path + ": its write-ahead log " + path +
+                                              "-wal is missing, and the session is in it (copy the two files "
+                                              "together, or after the session that wrote them ended)");
     if (!*ours) return make_error(Errc::kInvalid, path + ": not a resource-query state file (an empty or foreign SQLite database)");
     return ok_status();
 }

@@ -96,8 +96,9 @@ struct Snapshot {
 };
 
 // Opens `path` for reading a session: refuses a missing, foreign or corrupt
-// file with one error naming it.
-Status open_existing(Database& db, const std::string& path);
+// file with one error naming it (a copy made without its -wal file: one
+// that says so). `immutable`: read only, no lock, no -wal/-shm created.
+Status open_existing(Database& db, const std::string& path, bool immutable = false);
 // Whether the open database already holds a session (non-empty, ours).
 Result<bool> holds_session(Database& db);
 
