@@ -12,12 +12,11 @@
 #include <unistd.h>
 #include <sstream>
 
-#include <nlohmann/json.hpp>
-
-#include "resource/jobspec.h"
 #include "session/build.h"
 #include "session/command_words.h"
+#include "state/input_privacy.h"
 #include "state/journal.h"
+#include "state/output_capture.h"
 #include "state/queue_rows.h"
 #include "state/resume_options.h"
 #include "state/rows.h"
@@ -124,46 +123,6 @@ void restore_timing(Session& s, const Timing& t) {
     }
 }
 
-// Redirects stdout, stderr and the -t file into buffers while a command
-// runs; release() prints them (after the command was committed).
-class Capture {
-public:
-    explicit Capture(Session& s) : s_(s) {
-        out_ = std::cout.rdbuf(out_buf_.rdbuf());
-        err_ = std::cerr.rdbuf(err_buf_.rdbuf());
-        if (s.test_output.is_open()) test_ = static_cast<std::ostream&>(s.test_output).rdbuf(test_buf_.rdbuf());
-    }
-    ~Capture() { release(); }
-    // Restores the streams without printing what was held back.
-    void discard() {
-        if (done_) return;
-        done_ = true;
-        restore();
-    }
-    void release() {
-        if (done_) return;
-        done_ = true;
-        restore();
-        std::cout << out_buf_.str();
-        if (test_ != nullptr) s_.test_output << test_buf_.str();
-        std::cout.flush();
-        std::cerr << err_buf_.str();
-    }
-
-private:
-    void restore() {
-        std::cout.rdbuf(out_);
-        std::cerr.rdbuf(err_);
-        if (test_ != nullptr) static_cast<std::ostream&>(s_.test_output).rdbuf(test_);
-    }
-
-    Session& s_;
-    std::ostringstream out_buf_, err_buf_, test_buf_;
-    std::streambuf* out_ = nullptr;
-    std::streambuf* err_ = nullptr;
-    std::streambuf* test_ = nullptr;
-    bool done_ = false;
-};
 
 // The vertices a row command changes: those of the job it cancels (before
 // it runs) or creates or changes (after), or those at the path it sets.
@@ -259,15 +218,6 @@ bool graph_changes_after(Session& s, GraphChangeLog& log, bool tracking, Dirty& 
 }
 
 void undo_uncommitted(Session& s, const std::string& why);
-
-// Whether a failed command can have acted on `text`: for update, attach
-// and partial-cancel a JSON document (R, JGF), for the others a jobspec.
-// Anything else (a password file given by mistake) it refused whole, and
-// replay with the file unreadable fails the same way.
-bool could_have_used(const Session& s, const std::string& word, const std::string& text) {
-    if (is_command(word, {"update", "attach", "partial-cancel"})) return nlohmann::json::accept(text);
-    return s.graph && parse_jobspec(text, s.graph->types()).ok();
-}
 
 // The files the command read enter the journal's blob table, except those
 // a failed command cannot have used (README "Saving
@@ -414,20 +364,6 @@ Status start_from_graph_rows(Session& s, const Options& o, Database& db, uint64_
     return ok_status();
 }
 
-// Whether a resume must read `path` without writing anything beside it:
-// its folder (or the file) cannot be written, so SQLite could make no
-// -wal/-shm file. A -wal file there holds commits an immutable read would
-// not see: refused.
-Result<bool> read_only_place(const std::string& path) {
-    std::filesystem::path folder = std::filesystem::absolute(path).parent_path();
-    if (access(folder.c_str(), W_OK) == 0 && access(path.c_str(), W_OK) == 0) return false;
-    std::error_code ec;
-    if (std::filesystem::file_size(path + "-wal", ec) > 0 && !ec)
-        return make_error(Errc::kInvalid, path + ": read-only here, and " + path +
-                                              "-wal holds commits not yet in it; resume it where it can be written");
-    return true;
-}
-
 Status resume(Session& s, const Options& given, const std::string& path, Database& db, const FrontEnd& front_end,
               bool may_read_only = false) {
     RQ_TRY(check_state_path(path));
@@ -477,26 +413,6 @@ Status resume(Session& s, const Options& given, const std::string& path, Databas
     st.resumed_from_rows = true;
     restore_timing(s, snap->match_time);
     return ok_status();
-}
-
-// Empties `s` of everything a resume builds (its state/ data, hooks, -t
-// stream and options stay), in the order the parts refer to each other.
-void clear_session_content(Session& s) {
-    s.queue.reset();
-    s.queue_log.reset();
-    s.pool_matcher.reset();
-    s.traverser.reset();
-    s.writer.reset();
-    s.policy.reset();
-    s.store.reset();
-    s.graph.reset();
-    s.jobs = JobTable();
-    s.next_jobid = 1;
-    Session blank;
-    s.min_match_time = blank.min_match_time;
-    s.max_match_time = blank.max_match_time;
-    s.total_match_time = blank.total_match_time;
-    s.timed_matches = blank.timed_matches;
 }
 
 // A command ran but the --state file could not take it (a full disk, an

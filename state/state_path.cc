@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -56,6 +57,16 @@ Status check_state_path(const std::string& path) {
     if (S_ISREG(st.st_mode)) return ok_status();
     return make_error(Errc::kInvalid, path + ": " + kind_of(st.st_mode) +
                                           ", not a state file (a state file is a regular file or a new path)");
+}
+
+Result<bool> read_only_place(const std::string& path) {
+    std::filesystem::path folder = std::filesystem::absolute(path).parent_path();
+    if (access(folder.c_str(), W_OK) == 0 && access(path.c_str(), W_OK) == 0) return false;
+    std::error_code ec;
+    if (std::filesystem::file_size(path + "-wal", ec) > 0 && !ec)
+        return make_error(Errc::kInvalid, path + ": read-only here, and " + path +
+                                              "-wal holds commits not yet in it; resume it where it can be written");
+    return true;
 }
 
 WriterLock& WriterLock::operator=(WriterLock&& o) noexcept {

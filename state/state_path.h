@@ -15,6 +15,12 @@ namespace rq::state {
 // would create PATH-journal / PATH-wal next to /dev/null.
 Status check_state_path(const std::string& path);
 
+// Whether a resume must open `path` immutable: its folder (or the file)
+// cannot be written, so SQLite could make no -wal/-shm file beside it. A
+// non-empty PATH-wal there holds commits such a read would not see:
+// refused.
+Result<bool> read_only_place(const std::string& path);
+
 // An exclusive advisory lock (flock) on a state file, held until
 // destroyed. A second writer is refused with one line naming the file and
 // the holder's pid (read from /proc/locks where there is one).
