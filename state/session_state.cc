@@ -49,6 +49,12 @@ struct SessionState {
     // state/rows.h), and the vertices changed since the last save to each
     // target (canonical path) and to the --state file.
     bool rows_exact = true;
+    // Whether the journal holds every state-changing command since the
+    // session began. A session without --state records none until its
+    // first save (nothing would write them), unless its options make a
+    // JQM queue likely (its state is then in the journal only).
+    bool journal_complete = true;
+    bool journal_forced = false;
     bool resumed_from_rows = false;
     int64_t unsaved_commands = 0;  // commits that failed (undone)
     std::map<std::string, Dirty> dirty;
@@ -222,7 +228,18 @@ void undo_uncommitted(Session& s, const std::string& why);
 // The files the command read enter the journal's blob table, except those
 // a failed command cannot have used (README "Saving
 // and resuming a session", Privacy): their content is not kept.
+// Whether the command being run goes into the journal: under --state,
+// once the session saved to a file (for `save FILE changes`), or when
+// its options ask for a JQM queue.
+bool journaling(const SessionState& st) {
+    return st.live.is_open() || !st.marks.empty() || st.journal_forced;
+}
+
 void settle_inputs(Session& s, SessionState& st, const std::string& word, Entry& entry) {
+    if (!journaling(st)) {
+        st.pending.clear();
+        return;
+    }
     size_t next = 0;
     for (Input& in : entry.inputs) {
         if (in.blob != kPending) continue;
@@ -286,6 +303,10 @@ bool run_journaled(Session& s, const Args& args, const std::function<bool()>& ru
     if (reshapes)
         for (auto& [id, job] : s.jobs)
             if (s.is_live(id)) entry.touched_jobs.push_back(id);
+    if (!journaling(st)) {
+        st.journal_complete = false;  // README "Saving and resuming a session", Memory
+        return quit;
+    }
     st.journal.entries.push_back(std::move(entry));
     if (st.live.is_open()) {
         auto mark = write_changes(st.live, s, st.journal, st.live_mark, st.rows_exact, st.live_dirty);
@@ -399,6 +420,7 @@ Status resume(Session& s, const Options& given, const std::string& path, Databas
     st.marks[key_of(path)] = snap->mark;
     st.dirty[key_of(path)];  // tracked from here on, for `save FILE changes`
     st.rows_exact = snap->rows_exact;
+    st.journal_complete = snap->journal_complete;
     if (!snap->rows_exact) {
         replay(s, front_end);
         return ok_status();
@@ -486,7 +508,7 @@ Status open_state_file(Session& s, const Options& options, const std::string& te
     SessionState& st = state_of(s);
     if (!*exists) {
         st.session_id = new_session_id();
-        auto mark = write_whole(db, s, st.source, st.journal, st.session_id, st.rows_exact);
+        auto mark = write_whole(db, s, st.source, st.journal, st.session_id, st.rows_exact, st.journal_complete);
         if (!mark) return mark.error();
         st.marks[key_of(path)] = *mark;
     }
@@ -534,6 +556,7 @@ void attach_journal(Session& s, const std::string& source) {
     auto st = std::make_shared<SessionState>();
     st->source = source;
     st->session_id = new_session_id();
+    st->journal_forced = s.options.queue_policy.rfind("jqm", 0) == 0 || !s.options.queues_file.empty();
     SessionState* raw = st.get();
     s.state = st;
     s.input_reader = [raw](const std::string& path, std::string& text) { return read_input(*raw, path, text); };
@@ -541,6 +564,10 @@ void attach_journal(Session& s, const std::string& source) {
     s.around_command = [session](const Args& args, const std::function<bool()>& run) {
         return run_journaled(*session, args, run);
     };
+}
+
+void keep_journal(Session& s) {
+    if (s.state) state_of(s).journal_forced = true;
 }
 
 void note_failed_command(Session& s) {
@@ -563,6 +590,8 @@ Status save(Session& s, const std::string& path, bool changes_only) {
         return make_error(Errc::kInvalid, path + ": is the --state file, which is always current");
     if (changes_only && st.marks.find(key) == st.marks.end())
         return make_error(Errc::kInvalid, path + ": this session was never saved whole there (save it whole first)");
+    if (!st.journal_complete && !st.rows_exact)
+        return make_error(Errc::kInvalid, path + ": " + kJournalMissing);
     auto target = st.targets.find(key);
     if (target == st.targets.end()) {
         // The file's writer lock, held while the session keeps it open.
@@ -584,7 +613,7 @@ Status save(Session& s, const std::string& path, bool changes_only) {
     if (changes_only) {
         mark = write_changes(db, s, st.journal, st.marks[key], st.rows_exact, st.dirty[key]);
     } else {
-        mark = write_whole(db, s, st.source, st.journal, st.session_id, st.rows_exact);
+        mark = write_whole(db, s, st.source, st.journal, st.session_id, st.rows_exact, st.journal_complete);
     }
     if (!mark) {
         st.targets.erase(key);

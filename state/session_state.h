@@ -43,6 +43,12 @@ Status start_session(Session& session, const Options& options, const std::string
 // `source` (the -L contents), so that `save` works. Idempotent.
 void attach_journal(Session& session, const std::string& source);
 
+// Keeps the journal of every command from here on, as --state and a
+// JQM queue do: a session without --state records none until its first
+// save, so a later `save` of a state no row holds (a remove of held
+// resources) is refused. Call before the first command (tests, embedders).
+void keep_journal(Session& session);
+
 // Whether `session` was resumed from the state file's rows (rather than
 // by replaying its journal).
 bool resumed_from_rows(const Session& session);

@@ -208,7 +208,7 @@ Result<bool> holds_session(Database& db) {
 }
 
 Result<Mark> write_whole(Database& db, const Session& s, const std::string& source, const Journal& journal,
-                         const std::string& session_id, bool rows_exact) {
+                         const std::string& session_id, bool rows_exact, bool journal_complete) {
     auto ours = holds_session(db);
     if (!ours) return ours.error();
     auto tables = db.prepare("SELECT count(*) FROM sqlite_master");
@@ -252,6 +252,7 @@ Result<Mark> write_whole(Database& db, const Session& s, const std::string& sour
     QueueDelta queue;
     if (rows_exact) RQ_TRY(write_all_queue_rows(db, s, queue));
     meta["rows_exact"] = rows_exact ? "1" : "0";
+    meta["journal_complete"] = journal_complete ? "1" : "0";
     meta["rows_digest"] = hex(*digest);
     RQ_TRY(write_meta(db, meta));
     auto src = db.prepare("INSERT INTO source(id, content) VALUES (0, ?1)");
@@ -272,6 +273,8 @@ Result<Mark> write_changes(Database& db, const Session& s, const Journal& journa
         (*meta)["blob_count"] != std::to_string(mark.blobs))
         return make_error(Errc::kInvalid, db.path() +
                                               ": does not hold this session as last saved (save it whole first)");
+    if ((*meta)["journal_complete"] == "0" && !rows_exact)
+        return make_error(Errc::kInvalid, db.path() + ": " + kJournalMissing);
     Transaction tx(db);
     RQ_TRY(tx.begin());
     RQ_TRY(write_entries(db, journal, mark.entries, mark.blobs));
@@ -352,6 +355,7 @@ Result<Snapshot> read_snapshot(Database& db) {
         o.reservation_depth = std::strtoll(meta["reservation_depth"].c_str(), nullptr, 10);
     if (meta.count("queues_file")) o.queues_file = meta["queues_file"];
     snap.rows_exact = meta["rows_exact"] == "1";
+    snap.journal_complete = !meta.count("journal_complete") || meta["journal_complete"] != "0";
     snap.rows_digest = std::strtoull(meta["rows_digest"].c_str(), nullptr, 16);
     snap.next_jobid = std::strtoll(meta["next_jobid"].c_str(), nullptr, 10);
     snap.nodes_up = std::strtoll(meta["nodes_up"].c_str(), nullptr, 10);

@@ -10,6 +10,7 @@ J="$SRC/t/data/jobspecs"
 mkdir full
 mount -t tmpfs -o size=2m tmpfs full 2>/dev/null || { echo "skip: cannot mount a tmpfs here (needs root)"; exit 77; }
 trap 'umount "$WORK/full" 2>/dev/null; rm -rf "$WORK"' EXIT
+trap 'exit 1' INT TERM  # so that the EXIT trap unmounts
 mkfifo commands || { echo "skip: mkfifo failed"; exit 77; }
 
 # wait_for FILE TEXT: until FILE holds TEXT (bounded; not a timing test).

@@ -10,6 +10,7 @@ run() { "$RQ" -L "$SRC/conf/tiny.graphml" -P high -d "$@" 2>&1; }
 mkdir ro
 if mount -t tmpfs -o size=4m tmpfs ro 2>/dev/null; then
     trap 'umount "$WORK/ro" 2>/dev/null; rm -rf "$WORK"' EXIT
+    trap 'exit 1' INT TERM  # so that the EXIT trap unmounts
     printf 'match allocate %s\nmatch allocate %s\n' "$J/core.yaml" "$J/core.yaml" | run --state ro/s.db >/dev/null
     mount -o remount,ro ro || fail "remount read-only"
     out=$(printf 'list\n' | run -f db -L ro/s.db)
