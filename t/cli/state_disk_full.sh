@@ -11,27 +11,9 @@ mkdir full
 mount -t tmpfs -o size=2m tmpfs full 2>/dev/null || { echo "skip: cannot mount a tmpfs here (needs root)"; exit 77; }
 trap 'umount "$WORK/full" 2>/dev/null; rm -rf "$WORK"' EXIT
 trap 'exit 1' INT TERM  # so that the EXIT trap unmounts
-mkfifo commands || { echo "skip: mkfifo failed"; exit 77; }
-
-# wait_for FILE TEXT: until FILE holds TEXT (bounded; not a timing test).
-wait_for() {
-    tries=0
-    until grep -qF -- "$2" "$1" 2>/dev/null || [ $tries -ge 600 ]; do
-        sleep 0.1
-        tries=$((tries + 1))
-    done
-}
 fill() { dd if=/dev/zero of=full/filler bs=4k 2>/dev/null; sync; }
 
-start() {  # start OUT ARGS...: a session reading the FIFO
-    out=$1
-    shift
-    "$RQ" -L "$SRC/conf/tiny.graphml" -P high -d "$@" <commands >"$out" 2>&1 &
-    holder=$!
-    exec 3>commands
-}
-
-start a.out --state full/s.db
+hold_session a.out -L "$SRC/conf/tiny.graphml" -P high -d --state full/s.db
 printf 'match allocate %s\n' "$J/core.yaml" >&3
 wait_for a.out "JOBID=1"
 fill
@@ -61,7 +43,7 @@ alone=$(printf 'match allocate %s\nmatch allocate %s\nlist\n' "$J/core.yaml" "$J
 expect_eq "the same jobs as a session that never ran it" "$alone" "$(printf '%s\n' "$resumed" | grep '^INFO: [0-9]*, ' | sed 's/, [^,]*$//')"
 
 # --fail-fast: the session stops at the unsaved command.
-start b.out --state full/ff.db --fail-fast
+hold_session b.out -L "$SRC/conf/tiny.graphml" -P high -d --state full/ff.db --fail-fast
 printf 'match allocate %s\n' "$J/core.yaml" >&3
 wait_for b.out "JOBID=1"
 fill

@@ -26,16 +26,9 @@ else
 fi
 
 # A copy taken while the session runs, without its -wal file.
-mkfifo commands || { echo "skip: mkfifo failed"; exit 77; }
-"$RQ" -L "$SRC/conf/tiny.graphml" -P high -d --state live.db <commands >live.out 2>&1 &
-holder=$!
-exec 3>commands
+hold_session live.out -L "$SRC/conf/tiny.graphml" -P high -d --state live.db
 printf 'match allocate %s\n' "$J/core.yaml" >&3
-tries=0
-until grep -q 'JOBID=1' live.out 2>/dev/null || [ $tries -ge 600 ]; do
-    sleep 0.1
-    tries=$((tries + 1))
-done
+wait_for live.out "JOBID=1"
 cp live.db copy.db
 out=$(printf 'list\n' | run -f db -L copy.db)
 expect_eq "a copy without its -wal: exit" 1 "$?"

@@ -8,17 +8,9 @@
 J="$SRC/t/data/jobspecs"
 run() { "$RQ" -L "$SRC/conf/tiny.graphml" -P high -d "$@" 2>&1; }
 
-mkfifo commands || { echo "skip: mkfifo failed"; exit 77; }
-"$RQ" -L "$SRC/conf/tiny.graphml" -P high -d --state s.db <commands >first.out 2>&1 &
-holder=$!
-exec 3>commands
+hold_session first.out -L "$SRC/conf/tiny.graphml" -P high -d --state s.db
 printf 'match allocate %s\n' "$J/core.yaml" >&3
-# Wait (not a timing assertion) until the holder has committed its first job.
-tries=0
-until grep -q 'JOBID=1' first.out 2>/dev/null || [ $tries -ge 600 ]; do
-    sleep 0.1
-    tries=$((tries + 1))
-done
+wait_for first.out "JOBID=1"
 expect_contains "the holder answered" "JOBID=1" "$(cat first.out)"
 
 out=$(printf 'match allocate %s\n' "$J/core.yaml" | run --state s.db)
