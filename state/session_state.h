@@ -33,9 +33,10 @@ struct FrontEnd {
 bool is_state_request(const Options& options, const std::string& text);
 
 // Builds `session` for such a request: resumes the saved session (its
-// options win over the command line's, except -t, -e, -d, -g/-o, --json,
-// --fail-fast, --no-history and --events-json), or, for a
-// new --state file, starts from -L and saves it whole. `text` is the -L
+// settings, with what the command line may change applied or refused:
+// state/resume_options.h), or, for a new --state file, starts from -L and
+// saves it whole; a --state file is locked for the session's life
+// (state/state_path.h). `text` is the -L
 // file's contents. Also installs the journal hooks.
 Status start_session(Session& session, const Options& options, const std::string& text, const FrontEnd& front_end);
 
