@@ -200,7 +200,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
         return make_error(Errc::kInvalid, "[ERROR] --resource works alone or with --load-format=hq|canary|ctest|local, not " +
                                               o.load_format);
     // -f local detects the machine: a -L beside it would be ignored
-    // (README "Saving and resuming a session", Settings given with a resume).
+    // (docs/state.md, Settings given with a resume).
     if (o.load_format == "local" && load_file_given)
         return make_error(Errc::kInvalid, "[ERROR] --load-format=local detects the machine and reads no --load-file (" +
                                               o.load_file + ")");

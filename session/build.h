@@ -27,7 +27,7 @@ Status finish_session(Session& session);
 // build and its commands add (graph, schedule, jobs, counters, queue),
 // in the order the parts refer to each other; its options, hooks, -t
 // stream and state/ data stay. A session rebuilt from its state file
-// starts so (README "Saving and resuming a session", Durability).
+// starts so (docs/state.md, Durability).
 void clear_session_content(Session& session);
 
 }  // namespace rq

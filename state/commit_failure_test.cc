@@ -1,4 +1,4 @@
-// A --state commit that fails (README "Saving and resuming a session",
+// A --state commit that fails (docs/state.md,
 // Durability): the command prints no result, reports the file and the
 // system's words, leaves the session as it was (schedule, job table,
 // counter), and the next command, once writes succeed again, is saved.

@@ -1,5 +1,4 @@
-// Which input files of a failed command the journal keeps (README "Saving
-// and resuming a session", Privacy).
+// Which input files of a failed command the journal keeps (docs/state.md, Privacy).
 #pragma once
 
 #include <string>

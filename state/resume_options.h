@@ -1,5 +1,4 @@
-// The settings given on the command line of a resume (README "Saving and
-// resuming a session", Settings given with a resume): each one either
+// The settings given on the command line of a resume (docs/state.md, Settings given with a resume): each one either
 // applies or is refused with one line naming the saved value.
 #pragma once
 

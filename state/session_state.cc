@@ -226,8 +226,7 @@ bool graph_changes_after(Session& s, GraphChangeLog& log, bool tracking, Dirty& 
 void undo_uncommitted(Session& s, const std::string& why);
 
 // The files the command read enter the journal's blob table, except those
-// a failed command cannot have used (README "Saving
-// and resuming a session", Privacy): their content is not kept.
+// a failed command cannot have used (docs/state.md, Privacy): their content is not kept.
 // Whether the command being run goes into the journal: under --state,
 // once the session saved to a file (for `save FILE changes`), or when
 // its options ask for a JQM queue.
@@ -304,7 +303,7 @@ bool run_journaled(Session& s, const Args& args, const std::function<bool()>& ru
         for (auto& [id, job] : s.jobs)
             if (s.is_live(id)) entry.touched_jobs.push_back(id);
     if (!journaling(st)) {
-        st.journal_complete = false;  // README "Saving and resuming a session", Memory
+        st.journal_complete = false;  // docs/state.md, Memory
         return quit;
     }
     st.journal.entries.push_back(std::move(entry));
@@ -439,7 +438,7 @@ Status resume(Session& s, const Options& given, const std::string& path, Databas
 
 // A command ran but the --state file could not take it (a full disk, an
 // I/O error): nothing of it may stay. Output printed implies committed
-// (README "Saving and resuming a session", Durability), so its output was
+// (docs/state.md, Durability), so its output was
 // withheld; here the session is rebuilt from the file, which holds every
 // command before it, exactly as a resume would (rows, or the journal
 // replayed). Costs one resume; only a failed commit pays it.

@@ -77,8 +77,7 @@ public:
     // Opens (create: creating if absent) the file at `path`.
     Status open(const std::string& path, bool create);
     // Opens `path` for reading only, as immutable: no lock, no -wal or
-    // -shm file (a read-only directory or mount; README "Saving and
-    // resuming a session", Read-only copies).
+    // -shm file (a read-only directory or mount; docs/state.md, Read-only copies).
     Status open_immutable(const std::string& path);
     void close();
     bool is_open() const { return db_ != nullptr; }

@@ -1,5 +1,4 @@
-// Which paths may be state files, and the one-writer rule (README "Saving
-// and resuming a session", Durability): a state file is a regular file
+// Which paths may be state files, and the one-writer rule (docs/state.md, Durability): a state file is a regular file
 // (or a path that does not exist yet), and one process at a time writes
 // it, holding an advisory lock for the whole session.
 #pragma once

@@ -1,6 +1,5 @@
 #!/bin/sh
-# Memory of a long session without --state (README "Saving and resuming a
-# session", Memory): N match/cancel cycles on conf/tiny.graphml, peak RSS
+# Memory of a long session without --state (docs/state.md, Memory): N match/cancel cycles on conf/tiny.graphml, peak RSS
 # after 10,000 cycles and after N (default 1,000,000). Nothing is
 # journaled without --state, so what grows is the job table alone (every
 # job stays for `list`/`info`, spec/cli.md §5.13). A benchmark, not a test.

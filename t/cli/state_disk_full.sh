@@ -1,4 +1,4 @@
-# A full disk under --state (README "Saving and resuming a session",
+# A full disk under --state (docs/state.md,
 # Durability): a command whose commit fails prints no result, says why
 # (the file and the system's words), is undone in memory (the next command
 # gets the job id and resources it would have had), and the session exits

@@ -1,5 +1,4 @@
-# Without --state nothing is journaled until a save (README "Saving and
-# resuming a session", Memory): a session saved after 3 matches holds their
+# Without --state nothing is journaled until a save (docs/state.md, Memory): a session saved after 3 matches holds their
 # rows but no journal entries; the commands after the save are journaled
 # (for `save FILE changes`); it resumes exactly either way. A session
 # whose state is only in a journal it did not keep (a JQM queue made after
@@ -29,7 +28,7 @@ printf '%s\n%s\n' "$m" "$m" | run --state st.db >/dev/null
 expect_eq "--state journals every command" 2 "$(entries st.db)"
 
 # A remove of resources a job holds leaves a state the rows cannot hold
-# (README "How a resumed session stays exact"): only the whole journal
+# (docs/state.md, How a resumed session stays exact): only the whole journal
 # can, and it was not kept.
 out=$(printf '%s\nremove /tiny0/rack0/node0 true\nsave late.db\n' "$m" | run)
 expect_contains "a session without its journal that needs it is not saved" \

@@ -1,5 +1,4 @@
-# Only regular files (or new paths) are state files (README "Saving and
-# resuming a session", Errors): `save`, `--state` and `-f db -L` refuse a
+# Only regular files (or new paths) are state files (docs/state.md, Errors): `save`, `--state` and `-f db -L` refuse a
 # device, a FIFO or a directory with one line naming it, before anything
 # is created beside it (SQLite would make PATH-journal / PATH-wal).
 . "$(dirname "$0")/lib.sh"

@@ -1,5 +1,5 @@
 # A state file keeps a file's content only when a command may need it on
-# resume (README "Saving and resuming a session", Privacy): a failed
+# resume (docs/state.md, Privacy): a failed
 # `match allocate SECRET` (not a jobspec) stores nothing of SECRET; the
 # jobspecs of commands that ran are kept, and the file resumes exactly.
 . "$(dirname "$0")/lib.sh"

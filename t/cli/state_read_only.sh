@@ -1,4 +1,4 @@
-# Read-only copies (README "Saving and resuming a session", Read-only
+# Read-only copies (docs/state.md, Read-only
 # copies): `-f db -L` resumes a state file on a read-only mount (immutable,
 # no -wal/-shm made) and says so; a copy made without its -wal file while
 # its session ran is refused saying the write-ahead log is missing.

@@ -1,4 +1,4 @@
-# Settings given with a resume (README "Saving and resuming a session",
+# Settings given with a resume (docs/state.md,
 # Settings given with a resume): -F applies; a setting that shapes the
 # saved session (-L, -f, -P, ...) with another value than the saved one is
 # refused with one line naming the saved value; the same value is fine.

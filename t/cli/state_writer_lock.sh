@@ -1,4 +1,4 @@
-# One writer per state file (README "Saving and resuming a session",
+# One writer per state file (docs/state.md,
 # Durability): while one resource-query holds `--state s.db`, a second one
 # on the same file is refused at start-up with one line naming the file and
 # the holder's pid; `-f db -L s.db` resumes read-only beside it, and its
