@@ -50,6 +50,16 @@ bool same_file(const std::string& a, const std::string& b) {
     return std::filesystem::equivalent(a, b, ec) && !ec;
 }
 
+// Without -L the front end names the default recipe where it found it
+// (docs/install.md: PREFIX/.../conf/default): that is not a -L given.
+bool load_file_given(const Options& given) {
+    const std::string fallback = Options().load_file;
+    const std::string& file = given.load_file;
+    if (file == fallback) return false;
+    return !(file.size() > fallback.size() && file.compare(file.size() - fallback.size(), fallback.size(), fallback) == 0 &&
+             file[file.size() - fallback.size() - 1] == '/');
+}
+
 // -f and -L: a resume with -f db -L names the state file itself; with
 // --state they name the description the session started from.
 Status check_source(const Options& given, const Options& saved, const std::string& path, bool state_file) {
@@ -62,7 +72,7 @@ Status check_source(const Options& given, const Options& saved, const std::strin
     }
     if (given.load_format != defaults.load_format && given.load_format != saved.load_format)
         return conflict(path, "-f", given.load_format, saved.load_format);
-    if (given.load_file != defaults.load_file && !same_file(given.load_file, saved.load_file))
+    if (load_file_given(given) && !same_file(given.load_file, saved.load_file))
         return conflict(path, "-L", given.load_file, saved.load_file);
     return ok_status();
 }

@@ -20,7 +20,8 @@ refused() {  # refused WHAT EXPECTED-TEXT ARGS...
     expect_contains "$what: says why" "$text" "$out"
     case "$out" in *JOBID=*) fail "$what: a command ran: $out" ;; esac
 }
-refused "--state with another -L" "s.db: saved with -L $G; -L $SRC/conf/default" --state s.db -L "$SRC/conf/default"
+cp "$G" other.graphml
+refused "--state with another -L" "s.db: saved with -L $G; -L other.graphml" --state s.db -L other.graphml
 refused "--state with another -P" "s.db: saved with -P high; -P low cannot change a saved session" --state s.db -P low
 refused "--state with another -f" "s.db: saved with -f grug; -f jgf" --state s.db -f jgf -L "$G"
 refused "-f db with another -P" "saved.db: saved with -P high; -P lonodex" -f db -L saved.db -P lonodex
