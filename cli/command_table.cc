@@ -2,6 +2,7 @@
 #include "utilities/file.h"
 
 #include "cli/json_output.h"
+#include "state/session_state.h"
 
 #include <cstring>
 #include <fstream>
@@ -142,11 +143,14 @@ Next run_command_line(Session& session, const std::string& line) {
     if (session.around_command) {
         // (--state) the wrapper tells only whether to quit: keep the
         // handler's own answer for --fail-fast.
+        const int64_t unsaved = state::unsaved_commands(session);
         bool quit = session.around_command(args, [&] {
             next = command->run(session, args);
+            if (next == Next::kFailed) state::note_failed_command(session);
             return next == Next::kQuit;
         });
         if (quit) next = Next::kQuit;
+        if (state::unsaved_commands(session) != unsaved) next = Next::kFailed;  // undone: its commit failed
     } else {
         next = command->run(session, args);
     }

@@ -199,6 +199,11 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
     if (!o.pool_resources.empty() && !pools)
         return make_error(Errc::kInvalid, "[ERROR] --resource works alone or with --load-format=hq|canary|ctest|local, not " +
                                               o.load_format);
+    // -f local detects the machine: a -L beside it would be ignored
+    // (docs/state.md, Settings given with a resume).
+    if (o.load_format == "local" && load_file_given)
+        return make_error(Errc::kInvalid, "[ERROR] --load-format=local detects the machine and reads no --load-file (" +
+                                              o.load_file + ")");
     if ((o.load_format == "hq" || o.load_format == "canary" || o.load_format == "ctest") && !load_file_given)
         return make_error(Errc::kInvalid, "[ERROR] --load-format=" + o.load_format + " needs --load-file=FILE");
     if (o.load_format == "local" || o.load_format == "resource") return o;

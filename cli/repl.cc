@@ -108,7 +108,9 @@ int run_commands(Session& session) {
             return 1;
         }
     }
-    return 0;
+    // A command the --state file could not take was undone: say so in
+    // the exit status.
+    return state::unsaved_commands(session) > 0 ? 1 : 0;
 }
 
 }  // namespace
@@ -144,8 +146,11 @@ int run_session(const Options& given) {
     std::optional<JsonCapture> json;
     if (options.json) json.emplace(std::vector<std::ostream*>{&std::cerr, &std::cout});
     std::string source_text;
-    bool pool_source = options.load_format == "local" || options.load_format == "resource";  // no file
-    if (!options.load_local_machine && !pool_source && !read_file(options.load_file, source_text) &&
+    // No file to read first: pools without one, and -f db (state/ opens
+    // the state file itself, refusing what is not a regular file).
+    bool no_source_file = options.load_format == "local" || options.load_format == "resource" ||
+                       options.load_format == "db";
+    if (!options.load_local_machine && !no_source_file && !read_file(options.load_file, source_text) &&
         options.state_file.empty())
         return fail_startup("resource_query_t: ERROR: can't read " + options.load_file + "\n");
     // A saved session (-f db, or a file with SQLite's header) or --state.

@@ -64,4 +64,22 @@ Status finish_session(Session& session) {
     return Status();
 }
 
+void clear_session_content(Session& s) {
+    s.queue.reset();
+    s.queue_log.reset();
+    s.pool_matcher.reset();
+    s.traverser.reset();
+    s.writer.reset();
+    s.policy.reset();
+    s.store.reset();
+    s.graph.reset();
+    s.jobs = JobTable();
+    s.next_jobid = 1;
+    Session blank;
+    s.min_match_time = blank.min_match_time;
+    s.max_match_time = blank.max_match_time;
+    s.total_match_time = blank.total_match_time;
+    s.timed_matches = blank.timed_matches;
+}
+
 }  // namespace rq

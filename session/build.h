@@ -23,4 +23,11 @@ Status load_session_graph(Session& session, const Options& options, const std::s
 // (with session.options' subsystems, filters and traverser), writer.
 Status finish_session(Session& session);
 
+// Empties `session` of everything load_session_graph and finish_session
+// build and its commands add (graph, schedule, jobs, counters, queue),
+// in the order the parts refer to each other; its options, hooks, -t
+// stream and state/ data stay. A session rebuilt from its state file
+// starts so (docs/state.md, Durability).
+void clear_session_content(Session& session);
+
 }  // namespace rq

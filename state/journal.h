@@ -15,6 +15,7 @@
 namespace rq::state {
 
 inline constexpr int64_t kUnreadable = -1;  // an input the command could not read
+inline constexpr int64_t kPending = -2;     // read, not yet interned (never saved)
 
 struct Input {
     std::string path;

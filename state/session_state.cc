@@ -9,13 +9,18 @@
 #include <iostream>
 #include <map>
 #include <random>
+#include <unistd.h>
 #include <sstream>
 
 #include "session/build.h"
 #include "session/command_words.h"
+#include "state/input_privacy.h"
 #include "state/journal.h"
+#include "state/output_capture.h"
 #include "state/queue_rows.h"
+#include "state/resume_options.h"
 #include "state/rows.h"
+#include "state/state_path.h"
 #include "state/store_file.h"
 
 namespace rq::state {
@@ -27,10 +32,16 @@ struct SessionState {
     Journal journal;
     std::string session_id;
     std::map<std::string, Mark> marks;  // per save target (canonical path)
+    // The writer lock of each file this session writes (state/state_path.h),
+    // declared before the databases so that it is released after them.
+    std::map<std::string, WriterLock> target_locks;
+    WriterLock live_lock;
     // Save targets stay open (WAL): a `save FILE changes` is then one
     // commit, one fsync of the log, and no journal-file dance.
     std::map<std::string, Database> targets;
-    // --state FILE
+    // --state FILE, and the front end that started it (to rebuild the
+    // session from the file when a commit fails).
+    FrontEnd front_end;
     Database live;
     Mark live_mark;
     std::string live_key;
@@ -38,15 +49,25 @@ struct SessionState {
     // state/rows.h), and the vertices changed since the last save to each
     // target (canonical path) and to the --state file.
     bool rows_exact = true;
+    // Whether the journal holds every state-changing command since the
+    // session began. A session without --state records none until its
+    // first save (nothing would write them), unless its options make a
+    // JQM queue likely (its state is then in the journal only).
+    bool journal_complete = true;
+    bool journal_forced = false;
     bool resumed_from_rows = false;
+    int64_t unsaved_commands = 0;  // commits that failed (undone)
     std::map<std::string, Dirty> dirty;
     Dirty live_dirty;
     // While a tracked command runs: where the simulated queue's holds and
     // releases go (state/queue_rows.h), and whether it reports them.
     Dirty* queue_dirty = nullptr;
     bool watching_queue = false;
-    // recording / replaying the command being run
+    // recording / replaying the command being run; the files it read
+    // wait in `pending` until it is known whether the command failed.
     Entry* recording = nullptr;
+    std::vector<std::string> pending;
+    bool command_failed = false;
     const Entry* replay = nullptr;
     size_t replay_input = 0;
 };
@@ -108,36 +129,6 @@ void restore_timing(Session& s, const Timing& t) {
     }
 }
 
-// Redirects stdout, stderr and the -t file into buffers while a command
-// runs; release() prints them (after the command was committed).
-class Capture {
-public:
-    explicit Capture(Session& s) : s_(s) {
-        out_ = std::cout.rdbuf(out_buf_.rdbuf());
-        err_ = std::cerr.rdbuf(err_buf_.rdbuf());
-        if (s.test_output.is_open()) test_ = static_cast<std::ostream&>(s.test_output).rdbuf(test_buf_.rdbuf());
-    }
-    ~Capture() { release(); }
-    void release() {
-        if (done_) return;
-        done_ = true;
-        std::cout.rdbuf(out_);
-        std::cerr.rdbuf(err_);
-        if (test_ != nullptr) static_cast<std::ostream&>(s_.test_output).rdbuf(test_);
-        std::cout << out_buf_.str();
-        if (test_ != nullptr) s_.test_output << test_buf_.str();
-        std::cout.flush();
-        std::cerr << err_buf_.str();
-    }
-
-private:
-    Session& s_;
-    std::ostringstream out_buf_, err_buf_, test_buf_;
-    std::streambuf* out_ = nullptr;
-    std::streambuf* err_ = nullptr;
-    std::streambuf* test_ = nullptr;
-    bool done_ = false;
-};
 
 // The vertices a row command changes: those of the job it cancels (before
 // it runs) or creates or changes (after), or those at the path it sets.
@@ -232,6 +223,32 @@ bool graph_changes_after(Session& s, GraphChangeLog& log, bool tracking, Dirty& 
     return exact;
 }
 
+void undo_uncommitted(Session& s, const std::string& why);
+
+// The files the command read enter the journal's blob table, except those
+// a failed command cannot have used (docs/state.md, Privacy): their content is not kept.
+// Whether the command being run goes into the journal: under --state,
+// once the session saved to a file (for `save FILE changes`), or when
+// its options ask for a JQM queue.
+bool journaling(const SessionState& st) {
+    return st.live.is_open() || !st.marks.empty() || st.journal_forced;
+}
+
+void settle_inputs(Session& s, SessionState& st, const std::string& word, Entry& entry) {
+    if (!journaling(st)) {
+        st.pending.clear();
+        return;
+    }
+    size_t next = 0;
+    for (Input& in : entry.inputs) {
+        if (in.blob != kPending) continue;
+        const std::string& text = st.pending[next++];
+        bool keep = !st.command_failed || could_have_used(s, word, text);
+        in.blob = keep ? st.journal.intern(text) : kUnreadable;
+    }
+    st.pending.clear();
+}
+
 bool run_journaled(Session& s, const Args& args, const std::function<bool()>& run) {
     SessionState& st = state_of(s);
     if (st.replay != nullptr || is_read_only(args[0])) return run();
@@ -251,6 +268,8 @@ bool run_journaled(Session& s, const Args& args, const std::function<bool()>& ru
     const bool reshapes = changes_graph(args);
     if (reshapes) graph_changes_before(s, graph_log, tracking, touched);
     st.recording = &entry;
+    st.command_failed = false;
+    st.pending.clear();
     watch_queue(s);
     if (tracking) st.queue_dirty = &touched;
     const bool labels_only = changes_labels_only(args[0]);
@@ -264,12 +283,12 @@ bool run_journaled(Session& s, const Args& args, const std::function<bool()>& ru
     st.queue_dirty = nullptr;
     watch_queue(s);
     st.recording = nullptr;
+    settle_inputs(s, st, args[0], entry);
     if (unchanged) return quit;  // a find that cleared no label: not journaled
     entry.touched_jobs = touched_jobs(args, before, s.next_jobid);
     if (reshapes && !graph_changes_after(s, graph_log, tracking, touched)) st.rows_exact = false;
     if (row_command) {
         if (tracking) dirty_after(s, args, entry.touched_jobs, touched);
-        for (auto& [key, d] : st.dirty) d.merge(touched);
         st.live_dirty.merge(touched);
         if (!queue_rows_hold(s)) st.rows_exact = false;  // a JQM queue: the journal holds it
     } else {
@@ -283,16 +302,25 @@ bool run_journaled(Session& s, const Args& args, const std::function<bool()>& ru
     if (reshapes)
         for (auto& [id, job] : s.jobs)
             if (s.is_live(id)) entry.touched_jobs.push_back(id);
+    if (!journaling(st)) {
+        st.journal_complete = false;  // docs/state.md, Memory
+        return quit;
+    }
     st.journal.entries.push_back(std::move(entry));
     if (st.live.is_open()) {
         auto mark = write_changes(st.live, s, st.journal, st.live_mark, st.rows_exact, st.live_dirty);
-        if (mark) {
-            st.live_mark = *mark;
-            st.live_dirty.clear();
+        // Either way the session now equals the file: nothing is dirty.
+        st.live_dirty.clear();
+        if (!mark) {
+            capture->discard();
+            undo_uncommitted(s, mark.message());
+            return quit;  // the other save targets never saw it
         }
+        st.live_mark = *mark;
         capture->release();
-        if (!mark) std::cerr << "ERROR: --state: " << mark.message() << " (this command is not saved)" << std::endl;
     }
+    if (row_command)
+        for (auto& [key, d] : st.dirty) d.merge(touched);
     return quit;
 }
 
@@ -305,7 +333,10 @@ bool read_input(SessionState& st, const std::string& path, std::string& text) {
         return true;
     }
     bool ok = read_file(path, text);
-    if (st.recording != nullptr) st.recording->inputs.push_back(Input{path, ok ? st.journal.intern(text) : kUnreadable});
+    if (st.recording != nullptr) {
+        st.recording->inputs.push_back(Input{path, ok ? kPending : kUnreadable});
+        if (ok) st.pending.push_back(text);
+    }
     return ok;
 }
 
@@ -353,22 +384,24 @@ Status start_from_graph_rows(Session& s, const Options& o, Database& db, uint64_
     return ok_status();
 }
 
-Status resume(Session& s, const Options& given, const std::string& path, Database& db, const FrontEnd& front_end) {
-    RQ_TRY(open_existing(db, path));
+Status resume(Session& s, const Options& given, const std::string& path, Database& db, const FrontEnd& front_end,
+              bool may_read_only = false) {
+    RQ_TRY(check_state_path(path));
+    bool read_only = false;
+    if (may_read_only) {
+        auto place = read_only_place(path);
+        if (!place) return place.error();
+        read_only = *place;
+    }
+    RQ_TRY(open_existing(db, path, read_only));
+    if (read_only)
+        std::cerr << "INFO: " << path << ": resumed read-only (its folder cannot be written; save elsewhere)"
+                  << std::endl;
     auto snap = read_snapshot(db);
     if (!snap) return snap.error();
-    Options o = snap->options;
-    o.test_output = given.test_output;
-    o.elapse_time = given.elapse_time;
-    o.disable_prompt = given.disable_prompt;
-    o.graph_format = given.graph_format;
-    o.graph_output = given.graph_output;
-    o.state_file = given.state_file;
-    // How this run talks and fails is this run's choice too.
-    o.json = given.json;
-    o.fail_fast = given.fail_fast;
-    o.no_history = given.no_history;
-    o.events_json = given.events_json;
+    auto resumed = resume_options(given, snap->options, path, !given.state_file.empty());
+    if (!resumed) return resumed.error();
+    const Options& o = *resumed;
     auto graph_rows = has_graph_rows(db);
     if (!graph_rows) return graph_rows.error();
     const bool from_graph_rows = snap->rows_exact && *graph_rows;
@@ -386,6 +419,7 @@ Status resume(Session& s, const Options& given, const std::string& path, Databas
     st.marks[key_of(path)] = snap->mark;
     st.dirty[key_of(path)];  // tracked from here on, for `save FILE changes`
     st.rows_exact = snap->rows_exact;
+    st.journal_complete = snap->journal_complete;
     if (!snap->rows_exact) {
         replay(s, front_end);
         return ok_status();
@@ -400,6 +434,35 @@ Status resume(Session& s, const Options& given, const std::string& path, Databas
     st.resumed_from_rows = true;
     restore_timing(s, snap->match_time);
     return ok_status();
+}
+
+// A command ran but the --state file could not take it (a full disk, an
+// I/O error): nothing of it may stay. Output printed implies committed
+// (docs/state.md, Durability), so its output was
+// withheld; here the session is rebuilt from the file, which holds every
+// command before it, exactly as a resume would (rows, or the journal
+// replayed). Costs one resume; only a failed commit pays it.
+void undo_uncommitted(Session& s, const std::string& why) {
+    SessionState& st = state_of(s);
+    ++st.unsaved_commands;
+    std::cerr << "ERROR: --state: " << why << "; the command is undone (not saved, no result)" << std::endl;
+    std::ostringstream sink;
+    std::streambuf* out = std::cout.rdbuf(sink.rdbuf());
+    std::streambuf* err = std::cerr.rdbuf(sink.rdbuf());
+    const std::string path = st.live.path();
+    Options options = s.options;
+    clear_session_content(s);
+    st.watching_queue = false;
+    Database db;
+    Status rebuilt = resume(s, options, path, db, st.front_end);
+    st.dirty.erase(st.live_key);  // resume() tracks the file for `save`; it is the --state file
+    std::cout.rdbuf(out);
+    std::cerr.rdbuf(err);
+    if (!rebuilt) {
+        // Nothing sound is left to go on with.
+        std::cerr << "ERROR: --state: " << path << ": cannot undo the command: " << rebuilt.message() << std::endl;
+        std::_Exit(1);
+    }
 }
 
 Status use_wal(Database& db) {
@@ -427,7 +490,7 @@ Result<bool> holds_saved_session(const std::string& path) {
     return opened.error();
 }
 
-Status start_state_file(Session& s, const Options& options, const std::string& text, const FrontEnd& front_end) {
+Status open_state_file(Session& s, const Options& options, const std::string& text, const FrontEnd& front_end) {
     const std::string& path = options.state_file;
     auto exists = holds_saved_session(path);
     if (!exists) return exists.error();
@@ -444,13 +507,29 @@ Status start_state_file(Session& s, const Options& options, const std::string& t
     SessionState& st = state_of(s);
     if (!*exists) {
         st.session_id = new_session_id();
-        auto mark = write_whole(db, s, st.source, st.journal, st.session_id, st.rows_exact);
+        auto mark = write_whole(db, s, st.source, st.journal, st.session_id, st.rows_exact, st.journal_complete);
         if (!mark) return mark.error();
         st.marks[key_of(path)] = *mark;
     }
     st.live_key = key_of(path);
     st.live_mark = st.marks[st.live_key];
     st.live = std::move(db);
+    return ok_status();
+}
+
+Status start_state_file(Session& s, const Options& options, const std::string& text, const FrontEnd& front_end) {
+    const std::string& path = options.state_file;
+    // One writer per file, from before it is read until the session ends.
+    auto lock = WriterLock::acquire(path);
+    if (!lock) return lock.error();
+    Status started = open_state_file(s, options, text, front_end);
+    if (!started) {
+        lock->discard_created();
+        return started;
+    }
+    lock->keep();
+    state_of(s).live_lock = std::move(*lock);
+    state_of(s).front_end = front_end;
     return ok_status();
 }
 
@@ -464,7 +543,7 @@ bool is_state_request(const Options& options, const std::string& text) {
 Status start_session(Session& s, const Options& options, const std::string& text, const FrontEnd& front_end) {
     Status started = !options.state_file.empty() ? start_state_file(s, options, text, front_end) : [&] {
         Database db;
-        return resume(s, options, options.load_file, db, front_end);
+        return resume(s, options, options.load_file, db, front_end, true);
     }();
     if (!started && started.message().rfind("resource_query_t", 0) != 0)
         return make_error(started.code(), "resource_query_t: ERROR: " + printable(started.message()) + "\n");
@@ -476,6 +555,7 @@ void attach_journal(Session& s, const std::string& source) {
     auto st = std::make_shared<SessionState>();
     st->source = source;
     st->session_id = new_session_id();
+    st->journal_forced = s.options.queue_policy.rfind("jqm", 0) == 0 || !s.options.queues_file.empty();
     SessionState* raw = st.get();
     s.state = st;
     s.input_reader = [raw](const std::string& path, std::string& text) { return read_input(*raw, path, text); };
@@ -483,6 +563,18 @@ void attach_journal(Session& s, const std::string& source) {
     s.around_command = [session](const Args& args, const std::function<bool()>& run) {
         return run_journaled(*session, args, run);
     };
+}
+
+void keep_journal(Session& s) {
+    if (s.state) state_of(s).journal_forced = true;
+}
+
+void note_failed_command(Session& s) {
+    if (s.state) state_of(s).command_failed = true;
+}
+
+int64_t unsaved_commands(const Session& s) {
+    return s.state ? static_cast<const SessionState*>(s.state.get())->unsaved_commands : 0;
 }
 
 bool resumed_from_rows(const Session& s) {
@@ -497,14 +589,22 @@ Status save(Session& s, const std::string& path, bool changes_only) {
         return make_error(Errc::kInvalid, path + ": is the --state file, which is always current");
     if (changes_only && st.marks.find(key) == st.marks.end())
         return make_error(Errc::kInvalid, path + ": this session was never saved whole there (save it whole first)");
+    if (!st.journal_complete && !st.rows_exact)
+        return make_error(Errc::kInvalid, path + ": " + kJournalMissing);
     auto target = st.targets.find(key);
     if (target == st.targets.end()) {
+        // The file's writer lock, held while the session keeps it open.
+        auto lock = WriterLock::acquire(path);
+        if (!lock) return lock.error();
         Database db;
-        if (changes_only)
-            RQ_TRY(open_existing(db, path));
-        else
-            RQ_TRY(db.open(path, true));
-        RQ_TRY(use_wal(db));
+        Status opened = changes_only ? open_existing(db, path) : db.open(path, true);
+        if (opened) opened = use_wal(db);
+        if (!opened) {
+            lock->discard_created();
+            return opened;
+        }
+        lock->keep();
+        st.target_locks[key] = std::move(*lock);
         target = st.targets.emplace(key, std::move(db)).first;
     }
     Database& db = target->second;
@@ -512,10 +612,11 @@ Status save(Session& s, const std::string& path, bool changes_only) {
     if (changes_only) {
         mark = write_changes(db, s, st.journal, st.marks[key], st.rows_exact, st.dirty[key]);
     } else {
-        mark = write_whole(db, s, st.source, st.journal, st.session_id, st.rows_exact);
+        mark = write_whole(db, s, st.source, st.journal, st.session_id, st.rows_exact, st.journal_complete);
     }
     if (!mark) {
         st.targets.erase(key);
+        st.target_locks.erase(key);
         return mark.error();
     }
     st.marks[key] = *mark;

@@ -33,9 +33,10 @@ struct FrontEnd {
 bool is_state_request(const Options& options, const std::string& text);
 
 // Builds `session` for such a request: resumes the saved session (its
-// options win over the command line's, except -t, -e, -d, -g/-o, --json,
-// --fail-fast, --no-history and --events-json), or, for a
-// new --state file, starts from -L and saves it whole. `text` is the -L
+// settings, with what the command line may change applied or refused:
+// state/resume_options.h), or, for a new --state file, starts from -L and
+// saves it whole; a --state file is locked for the session's life
+// (state/state_path.h). `text` is the -L
 // file's contents. Also installs the journal hooks.
 Status start_session(Session& session, const Options& options, const std::string& text, const FrontEnd& front_end);
 
@@ -43,9 +44,24 @@ Status start_session(Session& session, const Options& options, const std::string
 // `source` (the -L contents), so that `save` works. Idempotent.
 void attach_journal(Session& session, const std::string& source);
 
+// Keeps the journal of every command from here on, as --state and a
+// JQM queue do: a session without --state records none until its first
+// save, so a later `save` of a state no row holds (a remove of held
+// resources) is refused. Call before the first command (tests, embedders).
+void keep_journal(Session& session);
+
 // Whether `session` was resumed from the state file's rows (rather than
 // by replaying its journal).
 bool resumed_from_rows(const Session& session);
+
+// The front end's word that the command being run failed (its input
+// files are then kept only if it can have used them).
+void note_failed_command(Session& session);
+
+// Commands whose --state commit failed (a full disk): each was undone and
+// printed no result; the session then ends with a non-zero status (README
+// "Saving and resuming a session", Durability).
+int64_t unsaved_commands(const Session& session);
 
 // `save FILE` / `save FILE changes`: the whole session or only what changed
 // since the last save to FILE; prints one INFO line or one ERROR line.

@@ -1,5 +1,9 @@
 #include "state/sqlite_db.h"
 
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+
 namespace rq::state {
 
 Status Database::open(const std::string& path, bool create) {
@@ -16,14 +20,60 @@ Status Database::open(const std::string& path, bool create) {
     return ok_status();
 }
 
+namespace {
+
+// `path` as a file: URI (RFC 3986 percent-encoding of what is not plain).
+std::string file_uri(const std::string& path) {
+    static const char digits[] = "0123456789ABCDEF";
+    std::string uri = "file:";
+    for (unsigned char c : path) {
+        if (std::isalnum(c) || std::strchr("/-._~", c) != nullptr) {
+            uri += static_cast<char>(c);
+        } else {
+            uri += '%';
+            uri += digits[c >> 4];
+            uri += digits[c & 15];
+        }
+    }
+    return uri;
+}
+
+}  // namespace
+
+Status Database::open_immutable(const std::string& path) {
+    close();
+    path_ = path;
+    std::string uri = file_uri(path) + "?immutable=1";
+    if (sqlite3_open_v2(uri.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) != SQLITE_OK) {
+        Error e = error("open");
+        close();
+        return e;
+    }
+    sqlite3_extended_result_codes(db_, 1);
+    return ok_status();
+}
+
 void Database::close() {
     cache_.clear();
     if (db_ != nullptr) sqlite3_close_v2(db_);
     db_ = nullptr;
 }
 
+// SQLite's words, and for a failed read or write (a full disk, an I/O
+// error) the system's: "database or disk is full (No space left on device)".
+std::string Database::explained(const std::string& message) const {
+    if (db_ == nullptr) return message;
+    int code = sqlite3_errcode(db_) & 0xff;
+    // SQLite's unix layer answers SQLITE_FULL for ENOSPC (and records no
+    // errno for it); for an I/O error it keeps the errno.
+    if (code == SQLITE_FULL) return message + " (" + std::strerror(ENOSPC) + ")";
+    int system = sqlite3_system_errno(db_);
+    if (system == 0 || (code != SQLITE_IOERR && code != SQLITE_CANTOPEN)) return message;
+    return message + " (" + std::strerror(system) + ")";
+}
+
 Error Database::error(const std::string& what) const {
-    std::string message = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
+    std::string message = db_ != nullptr ? explained(sqlite3_errmsg(db_)) : "out of memory";
     return make_error(Errc::kInvalid, path_ + ": " + what + ": " + message);
 }
 
@@ -32,7 +82,7 @@ Status Database::exec(const std::string& sql) {
     if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message) == SQLITE_OK) return ok_status();
     std::string text = message != nullptr ? message : "unknown error";
     sqlite3_free(message);
-    return make_error(Errc::kInvalid, path_ + ": " + text);
+    return make_error(Errc::kInvalid, path_ + ": " + explained(text));
 }
 
 Result<Statement> Database::prepare(std::string_view sql) {

@@ -76,6 +76,9 @@ public:
 
     // Opens (create: creating if absent) the file at `path`.
     Status open(const std::string& path, bool create);
+    // Opens `path` for reading only, as immutable: no lock, no -wal or
+    // -shm file (a read-only directory or mount; docs/state.md, Read-only copies).
+    Status open_immutable(const std::string& path);
     void close();
     bool is_open() const { return db_ != nullptr; }
     const std::string& path() const { return path_; }
@@ -94,6 +97,8 @@ public:
     sqlite3* handle() { return db_; }
 
 private:
+    std::string explained(const std::string& message) const;
+
     sqlite3* db_ = nullptr;
     std::string path_;
     std::map<std::string, std::unique_ptr<Statement>> cache_;

@@ -41,12 +41,14 @@ inline Options jgf_machine_options(const std::filesystem::path& dir, const std::
     return o;
 }
 
-// A session started from `machine` (the text of machine.json), journaled.
+// A session started from `machine` (the text of machine.json), journaled
+// from its first command (state/session_state.h keep_journal).
 inline std::unique_ptr<Session> fresh_session(const Options& o, const std::string& machine) {
     auto s = std::make_unique<Session>();
     Status ready = init_session(*s, o, machine);
     EXPECT_TRUE(ready.ok()) << ready.message();
     attach_journal(*s, machine);
+    keep_journal(*s);  // the tests save states only the journal holds
     return s;
 }
 

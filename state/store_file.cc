@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -153,14 +154,18 @@ Error corrupt(const Database& db, const std::string& what) {
 
 }  // namespace
 
-Status open_existing(Database& db, const std::string& path) {
+Status open_existing(Database& db, const std::string& path, bool immutable) {
     std::ifstream file(path, std::ios::binary);
     if (!file) return make_error(Errc::kNotFound, path + ": cannot open the state file");
-    char header[16] = {};
+    char header[20] = {};
     file.read(header, sizeof header);
-    if (file.gcount() != 16 || std::memcmp(header, "SQLite format 3", 16) != 0)
+    if (file.gcount() != 20 || std::memcmp(header, "SQLite format 3", 16) != 0)
         return make_error(Errc::kInvalid, path + ": not a resource-query state file (no SQLite header)");
-    RQ_TRY(db.open(path, false));
+    // Bytes 18 and 19 are 2 in a database in WAL mode: its latest commits
+    // may live only in PATH-wal until the writer's session ends.
+    const bool wal_mode = header[18] == 2;
+    const bool has_wal = std::filesystem::exists(path + "-wal");  // before SQLite creates one
+    RQ_TRY(immutable ? db.open_immutable(path) : db.open(path, false));
     auto check = db.prepare("PRAGMA quick_check");
     if (!check) return check.error();
     Status status;
@@ -174,6 +179,10 @@ Status open_existing(Database& db, const std::string& path) {
     if (!problems.empty()) return corrupt(db, problems);
     auto ours = holds_session(db);
     if (!ours) return ours.error();
+    if (!*ours && wal_mode && !has_wal)
+        return make_error(Errc::kInvalid, path + ": its write-ahead log " + path +
+                                              "-wal is missing, and the session is in it (copy the two files "
+                                              "together, or after the session that wrote them ended)");
     if (!*ours) return make_error(Errc::kInvalid, path + ": not a resource-query state file (an empty or foreign SQLite database)");
     return ok_status();
 }
@@ -199,7 +208,7 @@ Result<bool> holds_session(Database& db) {
 }
 
 Result<Mark> write_whole(Database& db, const Session& s, const std::string& source, const Journal& journal,
-                         const std::string& session_id, bool rows_exact) {
+                         const std::string& session_id, bool rows_exact, bool journal_complete) {
     auto ours = holds_session(db);
     if (!ours) return ours.error();
     auto tables = db.prepare("SELECT count(*) FROM sqlite_master");
@@ -243,6 +252,7 @@ Result<Mark> write_whole(Database& db, const Session& s, const std::string& sour
     QueueDelta queue;
     if (rows_exact) RQ_TRY(write_all_queue_rows(db, s, queue));
     meta["rows_exact"] = rows_exact ? "1" : "0";
+    meta["journal_complete"] = journal_complete ? "1" : "0";
     meta["rows_digest"] = hex(*digest);
     RQ_TRY(write_meta(db, meta));
     auto src = db.prepare("INSERT INTO source(id, content) VALUES (0, ?1)");
@@ -263,6 +273,8 @@ Result<Mark> write_changes(Database& db, const Session& s, const Journal& journa
         (*meta)["blob_count"] != std::to_string(mark.blobs))
         return make_error(Errc::kInvalid, db.path() +
                                               ": does not hold this session as last saved (save it whole first)");
+    if ((*meta)["journal_complete"] == "0" && !rows_exact)
+        return make_error(Errc::kInvalid, db.path() + ": " + kJournalMissing);
     Transaction tx(db);
     RQ_TRY(tx.begin());
     RQ_TRY(write_entries(db, journal, mark.entries, mark.blobs));
@@ -343,6 +355,7 @@ Result<Snapshot> read_snapshot(Database& db) {
         o.reservation_depth = std::strtoll(meta["reservation_depth"].c_str(), nullptr, 10);
     if (meta.count("queues_file")) o.queues_file = meta["queues_file"];
     snap.rows_exact = meta["rows_exact"] == "1";
+    snap.journal_complete = !meta.count("journal_complete") || meta["journal_complete"] != "0";
     snap.rows_digest = std::strtoull(meta["rows_digest"].c_str(), nullptr, 16);
     snap.next_jobid = std::strtoll(meta["next_jobid"].c_str(), nullptr, 10);
     snap.nodes_up = std::strtoll(meta["nodes_up"].c_str(), nullptr, 10);

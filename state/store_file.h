@@ -86,6 +86,9 @@ struct Snapshot {
     // The rows (state/rows.h): whether they hold the whole state, their
     // checksum, and the session counters kept in meta.
     bool rows_exact = false;
+    // meta journal_complete: the journal holds every command since the
+    // session began (absent in older files: it did).
+    bool journal_complete = true;
     uint64_t rows_digest = 0;
     int64_t next_jobid = 1;
     int64_t nodes_up = 0;
@@ -96,15 +99,23 @@ struct Snapshot {
 };
 
 // Opens `path` for reading a session: refuses a missing, foreign or corrupt
-// file with one error naming it.
-Status open_existing(Database& db, const std::string& path);
+// file with one error naming it (a copy made without its -wal file: one
+// that says so). `immutable`: read only, no lock, no -wal/-shm created.
+Status open_existing(Database& db, const std::string& path, bool immutable = false);
 // Whether the open database already holds a session (non-empty, ours).
 Result<bool> holds_session(Database& db);
 
 // Writes everything (one transaction) and returns the new mark; the
 // vertex rows only when `rows_exact` (they hold the whole state).
 Result<Mark> write_whole(Database& db, const Session& s, const std::string& source, const Journal& journal,
-                         const std::string& session_id, bool rows_exact);
+                         const std::string& session_id, bool rows_exact, bool journal_complete = true);
+
+// Why a session whose rows cannot hold it and whose journal is not whole
+// cannot be saved.
+inline constexpr const char* kJournalMissing =
+    "this session's state is no longer in rows (a JQM queue, or a remove of held resources), and its journal "
+    "misses the commands run before its first save (a session without --state records none until then; start it "
+    "with --state FILE, or --queue-policy jqm / -Q, to save it)";
 // Appends the entries and blobs after `mark` and rewrites the rows of the
 // `dirty` vertices and the touched jobs (one transaction). Refused if the
 // file's own mark is not `mark` (not saved whole by this session, or

@@ -40,3 +40,26 @@ finish() {
     echo "ok"
     exit 0
 }
+
+# wait_for FILE TEXT: until FILE holds TEXT (bounded to 60 s; a wait for
+# another process, not a timing test).
+wait_for() {
+    tries=0
+    until grep -qF -- "$2" "$1" 2>/dev/null || [ $tries -ge 600 ]; do
+        sleep 0.1
+        tries=$((tries + 1))
+    done
+}
+
+# hold_session OUT ARGS...: a resource-query with ARGS that reads its
+# commands from the FIFO ./commands (made if absent; exits 77 if it cannot
+# be), its output in OUT. $holder is its pid; write commands to fd 3, and
+# close fd 3 (exec 3>&-) to end it.
+hold_session() {
+    out=$1
+    shift
+    [ -p commands ] || mkfifo commands || { echo "skip: mkfifo failed"; exit 77; }
+    "$RQ" "$@" <commands >"$out" 2>&1 &
+    holder=$!
+    exec 3>commands
+}

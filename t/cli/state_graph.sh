@@ -121,7 +121,9 @@ match allocate $J/whole-node.yaml
 remove $new true
 find status=up"
     whole=$(printf '%s\n%s\n' "$first" "$rest" | "$RQ" "$@" -d 2>&1 | strip_times)
-    printf '%s\nsave s.db\n' "$first" | "$RQ" "$@" -d >/dev/null 2>&1
+    # --state: a journal from the first command (a session without it
+    # records none until its first save), which j.db below replays.
+    printf '%s\n' "$first" | "$RQ" "$@" -d --state s.db >/dev/null 2>&1
     printf '%s\nsave c.db\n%s\nsave c.db changes\n' "$(printf '%s\n' "$first" | sed -n 1p)" \
         "$(printf '%s\n' "$first" | sed 1d)" | "$RQ" "$@" -d >/dev/null 2>&1
     for f in s.db c.db; do

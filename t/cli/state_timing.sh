@@ -13,8 +13,8 @@ query() { python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).ex
 
 # set-status keeps the rows from holding the state: a resume replays the
 # journal and takes each entry's timing.
-printf 'match allocate %s\nset-status /tiny0/rack0/node1 down\nmatch allocate %s\nstat\nsave s.db\n' \
-    "$J/core.yaml" "$J/core.yaml" | run >saved.out
+printf 'match allocate %s\nset-status /tiny0/rack0/node1 down\nmatch allocate %s\nstat\n' \
+    "$J/core.yaml" "$J/core.yaml" | run --state s.db >saved.out
 resumed=$(printf 'stat\n' | run -f db -L s.db)
 expect_eq "match times read back exactly" "$(grep 'Match Time' saved.out)" "$(printf '%s\n' "$resumed" | grep 'Match Time')"
 
