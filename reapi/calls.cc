@@ -162,6 +162,7 @@ int initialize(reapi_cli_ctx& c, const char* rgraph, const char* options) {
     }
     Status ready = finish_session(*session);
     if (!ready) return fail(c, EINVAL, "initialize: " + ready.message() + ready.error().detail);
+    for (const std::string& warning : warnings) c.err_msg += "initialize: WARNING: " + warning + "\n";
     c.load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     c.session = std::move(session);
     c.rgraph = rgraph;

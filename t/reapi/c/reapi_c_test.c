@@ -314,6 +314,7 @@ int main (int argc, char **argv)
     test_stat ();
     test_err_msg ();
     test_extras ();
+    test_edges_both_ways ();
     {
         char *core = fixture (JOBS ("core.yaml"));
         char *g = fixture (JGF_MACHINE);
