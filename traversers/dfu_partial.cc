@@ -155,7 +155,7 @@ Result<bool> DfuTraverser::partial_cancel(JobId jobid, const std::string& reader
             plan.vertices.push_back(*u);
         }
     } else {
-        auto r = parse_rv1exec(text);
+        auto r = parse_rv1exec(text, /*need_hosts=*/false);
         if (!r) return r.error();
         for (int64_t rank : r->ranks) {
             auto all = graph_.by_rank().find(rank);

@@ -41,6 +41,8 @@ void test_stat (void);
 void test_err_msg (void);
 /* reapi_c_edges.c: edges in both directions, random graphs, watchdog */
 void test_edges_both_ways (void);
+/* reapi_c_contract.c: out-parameters, errno classes, formats */
+void test_contract (void);
 /* reapi_c_extras.c */
 void test_extras (void);
 void leak_cycles (long n);
