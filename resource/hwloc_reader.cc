@@ -271,8 +271,8 @@ public:
             Pending item = stack.back();
             stack.pop_back();
             // Only the node carries its rank; what it contains has -1, as
-            // the original writes it. With the node left out (-W), its
-            // topmost kept vertices carry the rank instead.
+            // the original writes it (docs/hwloc.md, Ranks). With the node
+            // left out (-W), its topmost kept vertices carry the rank.
             if (host_name(item.obj) != nullptr) item.rank = next_rank_++;
             int64_t below = item.rank;
             VertexId parent_of_children = item.parent;

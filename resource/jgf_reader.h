@@ -137,7 +137,7 @@ struct JgfReadResult {
     std::vector<EdgeId> edges;                             // edges added, in document order
     // Edges not added because they point up their subsystem's tree (the
     // target's path is a prefix of the source's: a "contains" edge listed
-    // again as "in"). README, Differences from the original: the library.
+    // again as "in"). docs/differences.md, the library table.
     size_t reverse_edges_dropped = 0;
     std::string first_reverse_edge;  // "<source name> -> <target name>"
 };

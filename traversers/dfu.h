@@ -270,7 +270,7 @@ private:
     // The dominant in-edges from v up to the root, nearest first (each the
     // first in-edge, spec/traversal.md §13 step 2). It stops at the root
     // and before a vertex already passed: with an edge in both directions
-    // the root's first in-edge points down again (README, Differences).
+    // the root's first in-edge points down again (docs/differences.md).
     std::vector<EdgeId> edges_to_root(VertexId v) const;
     Status release_vertex(VertexId u, JobId jobid, std::map<TypeId, int64_t>& released);
     void release_own(VertexId u, VertexSchedule* record, JobId jobid, std::map<TypeId, int64_t>& released);
