@@ -111,13 +111,14 @@ int reapi_cli_remove_subgraph (reapi_cli_ctx_t *ctx, const char *subgraph_path);
 /* Full cancel; an unknown job is ENOENT unless noent_ok. */
 int reapi_cli_cancel (reapi_cli_ctx_t *ctx, const uint64_t jobid, bool noent_ok);
 
-/* Releases the part of jobid described by R (rv1exec, or JGF: with a
- * scheduling key or bare). *full_removal: nothing of the job is left. */
+/* Releases the part of jobid described by R (rv1exec, read by the ranks
+ * of R_lite, execution.nodelist optional; or JGF: with a scheduling key
+ * or bare). *full_removal: nothing of the job is left (false on entry). */
 int reapi_cli_partial_cancel (reapi_cli_ctx_t *ctx, const uint64_t jobid, const char *R, bool noent_ok,
                               bool *full_removal);
 
 /* The job's state: *mode (owned) is INIT, ALLOCATED, RESERVED, CANCELED
- * or ERROR. Unknown job: ENOENT. */
+ * or ERROR. Unknown job: ENOENT (*reserved, *at, *ov are then false and 0). */
 int reapi_cli_info (reapi_cli_ctx_t *ctx, const uint64_t jobid, char **mode, bool *reserved, int64_t *at,
                     double *ov);
 
