@@ -52,9 +52,8 @@ Result<Options> parse_init_options(const std::string& json_text, const std::stri
         Status got = get_string(o, key, *target);
         if (!got) return got.error();
     }
-    if (auto it = o.find("reserve_vtx_vec");
-        it != o.end() && (!it->is_number_integer() || it->get<int64_t>() < 0 || it->get<int64_t>() > 2000000))
-        return wrong_type("reserve_vtx_vec", "an integer from 0 to 2000000").error();
+    if (auto it = o.find("reserve_vtx_vec"); it != o.end() && (!it->is_number_integer() || it->get<int64_t>() < 0))
+        return wrong_type("reserve_vtx_vec", "an integer from 0 (a capacity hint)").error();
     if (auto it = o.find("elapse_time"); it != o.end() && !it->is_boolean())
         return wrong_type("elapse_time", "true or false").error();
 
