@@ -87,6 +87,13 @@ int match_errno(const MatchOutcome& m) {
     return errno_of(m.code);
 }
 
+// After remove_subgraph of the root: the errno stays the original's
+// (EBUSY for an allocate, ENODEV for satisfiability), the message says why.
+bool nothing_left(const Session& s) {
+    const VertexId root = s.graph->root(s.traverser->dominant());
+    return root == kNoVertex || s.graph->is_removed(root);
+}
+
 void time_match(reapi_cli_ctx& c, double seconds) {
     c.min_match = c.timed == 0 ? seconds : std::min(c.min_match, seconds);
     c.max_match = std::max(c.max_match, seconds);
@@ -149,8 +156,9 @@ int fail(reapi_cli_ctx& c, int err, const std::string& message, bool accumulate)
 int initialize(reapi_cli_ctx& c, const char* rgraph, const char* options) {
     if (rgraph == nullptr || options == nullptr) return null_argument(c, "initialize");
     if (c.session) return fail(c, EINVAL, "initialize: ERROR: context already initialized");
+    // Bad options are EPROTO, as the original reports them (spec/reapi.md §3).
     auto parsed = parse_init_options(options, rgraph);
-    if (!parsed) return fail(c, EINVAL, parsed.message());
+    if (!parsed) return fail(c, EPROTO, parsed.message());
     auto start = std::chrono::steady_clock::now();
     auto session = std::make_unique<Session>();
     std::vector<std::string> warnings;
@@ -160,8 +168,9 @@ int initialize(reapi_cli_ctx& c, const char* rgraph, const char* options) {
         if (!loaded.error().detail.empty()) message += "  " + loaded.error().detail + "\n";
         return fail(c, loaded.code() == Errc::kNoMemory ? ENOMEM : EPROTO, "initialize: " + message);
     }
-    Status ready = finish_session(*session);
-    if (!ready) return fail(c, EINVAL, "initialize: " + ready.message() + ready.error().detail);
+    Status ready = finish_session(*session);  // an unknown policy fails here
+    if (!ready) return fail(c, EPROTO, "initialize: " + ready.message() + ready.error().detail);
+    for (const std::string& warning : warnings) c.err_msg += "initialize: WARNING: " + warning + "\n";
     c.load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     c.session = std::move(session);
     c.rgraph = rgraph;
@@ -174,9 +183,16 @@ int match(reapi_cli_ctx& c, int op, const char* jobspec, const uint64_t* given_i
     if (jobspec == nullptr || reserved == nullptr || R == nullptr || at == nullptr || ov == nullptr ||
         (given_id == nullptr && jobid == nullptr))
         return null_argument(c, "match");
+    // Written on entry, as the original does: a failed match reports at 0,
+    // not reserved, whatever the caller's variables held.
+    *at = 0;
+    *reserved = false;
+    *ov = 0;
     if (!c.session) return uninitialized(c, "match");
     if (!valid_match_op(op))
         return fail(c, EINVAL, "match: ERROR: invalid match op " + std::to_string(op));
+    if (given_id != nullptr && *given_id == UINT64_MAX)  // the "without allocating" marker
+        return fail(c, EINVAL, "match: ERROR: job id " + std::to_string(UINT64_MAX) + " is reserved");
     Session& s = *c.session;
     record(c, make_call(given_id ? Call::kMatchWithId : Call::kMatch, given_id ? *given_id : 0, share(c, jobspec),
                         false, 0, op));
@@ -199,11 +215,14 @@ int match(reapi_cli_ctx& c, int op, const char* jobspec, const uint64_t* given_i
             return 0;
         }
         std::string why = m.message.empty() ? std::string("match: ERROR: ") + std::strerror(err) : m.message;
+        if (m.message.empty() && nothing_left(s)) why = "match: ERROR: no resources left (the graph's root was removed)";
         return fail(c, err, why, false);
     }
     *R = dup(m.R);
     *at = m.result.at;
-    *reserved = m.result.at != 0;
+    // The original reports a future without-allocating match as at > 0 and
+    // not reserved: nothing was reserved.
+    *reserved = m.result.at != 0 && !without_allocating_op(op);
     if (jobid != nullptr) *jobid = reported;
     time_match(c, m.seconds);
     return 0;
@@ -211,7 +230,8 @@ int match(reapi_cli_ctx& c, int op, const char* jobspec, const uint64_t* given_i
 
 int match_all(reapi_cli_ctx& c, int op, const char* const* jobspecs, size_t n, uint64_t* jobids, bool* reserved,
               char** R, int64_t* at, double* ov, size_t* failed_index) {
-    if (jobspecs == nullptr || n == 0) return null_argument(c, "match_all");
+    if (jobspecs == nullptr) return null_argument(c, "match_all");
+    if (n == 0) return fail(c, EINVAL, "match_all: ERROR: no jobspecs");
     for (size_t i = 0; i < n; ++i)
         if (jobspecs[i] == nullptr) return null_argument(c, "match_all");
     if (!c.session) return uninitialized(c, "match_all");
@@ -269,6 +289,8 @@ int match_all(reapi_cli_ctx& c, int op, const char* const* jobspecs, size_t n, u
 
 int update_allocate(reapi_cli_ctx& c, uint64_t jobid, const char* R, int64_t* at, double* ov, const char** R_out) {
     if (R == nullptr || at == nullptr || ov == nullptr || R_out == nullptr) return null_argument(c, "update_allocate");
+    *at = 0;
+    *ov = 0;
     if (!c.session) return uninitialized(c, "update_allocate");
     Session& s = *c.session;
     RInput in = read_r(R, s.options.load_format);
@@ -290,6 +312,9 @@ int update_allocate(reapi_cli_ctx& c, uint64_t jobid, const char* R, int64_t* at
     if (!u.ok) return fail(c, u.code == Errc::kOk ? EINVAL : errno_of(u.code), messages, false);
     *R_out = dup(u.R);
     *at = in.at;
+    // The original records an allocation made elsewhere as ALLOCATED, also
+    // when it starts later (not reserved here: it was allocated there).
+    s.jobs[id].state = JobState::kAllocated;
     time_match(c, u.seconds);
     return 0;
 }
@@ -323,6 +348,7 @@ int cancel(reapi_cli_ctx& c, uint64_t jobid, bool noent_ok) {
 
 int partial_cancel(reapi_cli_ctx& c, uint64_t jobid, const char* R, bool noent_ok, bool* full_removal) {
     if (R == nullptr || full_removal == nullptr) return null_argument(c, "partial_cancel");
+    *full_removal = false;
     if (!c.session) return uninitialized(c, "partial_cancel");
     Session& s = *c.session;
     const int64_t id = static_cast<int64_t>(jobid);
@@ -347,6 +373,9 @@ int partial_cancel(reapi_cli_ctx& c, uint64_t jobid, const char* R, bool noent_o
 
 int info(reapi_cli_ctx& c, uint64_t jobid, char** mode, bool* reserved, int64_t* at, double* ov) {
     if (mode == nullptr || reserved == nullptr || at == nullptr || ov == nullptr) return null_argument(c, "info");
+    *reserved = false;
+    *at = 0;
+    *ov = 0;
     if (!c.session) return uninitialized(c, "info");
     auto it = c.session->jobs.find(static_cast<int64_t>(jobid));
     if (it == c.session->jobs.end())
@@ -392,6 +421,8 @@ int find(reapi_cli_ctx& c, const char* criteria, const char* format, char** R) {
 int stat(reapi_cli_ctx& c, int64_t* V, int64_t* E, int64_t* J, double* load, double* min, double* max,
          double* avg) {
     if (!V || !E || !J || !load || !min || !max || !avg) return null_argument(c, "stat");
+    *V = *E = *J = 0;
+    *load = *min = *max = *avg = 0;
     if (!c.session) return uninitialized(c, "stat");
     *V = static_cast<int64_t>(c.session->graph->num_vertices());
     *E = static_cast<int64_t>(c.session->graph->num_edges());
@@ -476,7 +507,8 @@ int get_rank_status(reapi_cli_ctx& c, const char* rank, resource_status_t* statu
         return fail(c, EINVAL, "get_rank_status: ERROR: '" + std::string(rank) + "' is not exactly one rank");
     auto it = g.by_rank().find(parsed->front());
     VertexId top = it == g.by_rank().end() ? kNoVertex : rank_root(g, c.session->traverser->dominant(), it->second);
-    if (top == kNoVertex) return fail(c, ENOENT, "get_rank_status: ERROR: no resource of rank " + std::string(rank));
+    if (top == kNoVertex)  // EINVAL, as the original
+        return fail(c, EINVAL, "get_rank_status: ERROR: no resource of rank " + std::string(rank));
     *status = g.is_up(top) ? RESOURCE_UP : RESOURCE_DOWN;
     return 0;
 }

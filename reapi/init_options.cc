@@ -52,14 +52,14 @@ Result<Options> parse_init_options(const std::string& json_text, const std::stri
         Status got = get_string(o, key, *target);
         if (!got) return got.error();
     }
-    if (auto it = o.find("reserve_vtx_vec"); it != o.end() && !it->is_number_integer())
-        return wrong_type("reserve_vtx_vec", "an integer").error();
+    if (auto it = o.find("reserve_vtx_vec"); it != o.end() && (!it->is_number_integer() || it->get<int64_t>() < 0))
+        return wrong_type("reserve_vtx_vec", "an integer from 0 (a capacity hint)").error();
     if (auto it = o.find("elapse_time"); it != o.end() && !it->is_boolean())
         return wrong_type("elapse_time", "true or false").error();
 
     // A JGF given with the grug default is read as JGF (the original fails).
     if (format.empty()) format = looks_like_jgf(rgraph) ? "jgf" : "grug";
-    static const char* const kFormats[] = {"grug", "jgf", "jgf_shorthand", "rv1exec", "hwloc"};
+    static const char* const kFormats[] = {"grug", "jgf", "jgf_shorthand", "rv1exec", "rv1exec_force", "hwloc"};
     if (std::find_if(std::begin(kFormats), std::end(kFormats), [&](const char* f) { return format == f; }) ==
         std::end(kFormats))
         return make_error(Errc::kInvalid, "initialize: ERROR: unknown load_format " + format);

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "resource/policies/base/match_op.h"
+#include "resource/reapi/bindings/c/resource_status.h"
 
 namespace rq::reapi {
 
@@ -18,5 +19,14 @@ inline int raw_match_op(const match_op_t& op) {
 }
 
 inline bool valid_match_op(int op) { return op > MATCH_UNKNOWN && op < END_MATCH_OP_T; }
+
+// resource_status_t likewise: clients pass any int (set_status(ctx, p, 5)
+// must be EINVAL, not undefined behaviour).
+inline int raw_status(const resource_status_t& status) {
+    static_assert(sizeof(int) == sizeof(resource_status_t), "resource_status_t is int-sized in C");
+    int value;
+    std::memcpy(&value, &status, sizeof value);
+    return value;
+}
 
 }  // namespace rq::reapi

@@ -164,7 +164,7 @@ void reapi_cli_clear_err_msg(reapi_cli_ctx_t* ctx) {
 
 int reapi_cli_set_status(reapi_cli_ctx_t* ctx, const char* resource_path, resource_status_t status) {
     return Guard(ctx, "set_status").run([&](reapi_cli_ctx& c) {
-        return rq::reapi::set_status(c, resource_path, status);
+        return rq::reapi::set_status(c, resource_path, rq::reapi::raw_status(status));
     });
 }
 
@@ -176,7 +176,7 @@ int reapi_cli_get_status(reapi_cli_ctx_t* ctx, const char* resource_path, resour
 
 int reapi_cli_set_rank_status(reapi_cli_ctx_t* ctx, const char* ranks, resource_status_t status) {
     return Guard(ctx, "set_rank_status").run([&](reapi_cli_ctx& c) {
-        return rq::reapi::set_rank_status(c, ranks, status);
+        return rq::reapi::set_rank_status(c, ranks, rq::reapi::raw_status(status));
     });
 }
 

@@ -73,10 +73,12 @@ TEST(ReapiCli, NullContextIsEinval) {
 }
 
 TEST(ReapiCli, OptionsAreRefusedWhenEmptyNotJsonOrBadlyTyped) {
-    for (const char* bad : {"", "not json", "[1]", R"({"matcher_policy": 5})"}) {
+    // EPROTO, as the original reports bad options (spec/reapi.md §3).
+    for (const char* bad : {"", "not json", "[1]", R"({"matcher_policy": 5})", R"({"matcher_policy": "nosuch"})",
+                            R"({"load_format": "yaml"})", R"({"matcher_name": "XY"})"}) {
         Ctx x;
         EXPECT_EQ(reapi_cli_initialize(x.c, kTiny.c_str(), bad), -1) << bad;
-        EXPECT_EQ(errno, EINVAL) << bad;
+        EXPECT_EQ(errno, EPROTO) << bad;
     }
     Ctx x;
     init(x.c, R"({"unknown_key": 1, "matcher_policy": "high"})");

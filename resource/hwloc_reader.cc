@@ -261,7 +261,7 @@ public:
         struct Pending {
             hwloc_obj_t obj;
             VertexId parent;  // the nearest created ancestor
-            int64_t rank;
+            int64_t rank;     // a node's rank no vertex took yet (-1: none)
         };
         std::vector<Pending> stack{{hwloc_get_root_obj(topology), *root, -1}};
         std::vector<hwloc_obj_t> children;
@@ -270,7 +270,11 @@ public:
         while (!stack.empty()) {
             Pending item = stack.back();
             stack.pop_back();
+            // Only the node carries its rank; what it contains has -1, as
+            // the original writes it (docs/hwloc.md, Ranks). With the node
+            // left out (-W), its topmost kept vertices carry the rank.
             if (host_name(item.obj) != nullptr) item.rank = next_rank_++;
+            int64_t below = item.rank;
             VertexId parent_of_children = item.parent;
             auto resource = describe(item.obj, gpus, allowlist_, where_, found_warnings);
             if (!resource) return resource.error();
@@ -278,12 +282,13 @@ public:
                 auto v = add_vertex(item.parent, **resource, item.rank);
                 if (!v) return v.error();
                 parent_of_children = *v;
+                below = -1;
             }
             children.clear();
             for (hwloc_obj_t child = nullptr; (child = hwloc_get_next_child(topology, item.obj, child)) != nullptr;)
                 children.push_back(child);
             for (auto it = children.rbegin(); it != children.rend(); ++it)  // first child on top
-                stack.push_back({*it, parent_of_children, item.rank});
+                stack.push_back({*it, parent_of_children, below});
         }
         if (warnings_ != nullptr) warnings_->insert(warnings_->end(), found_warnings.begin(), found_warnings.end());
         return ok_status();

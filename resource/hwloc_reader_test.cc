@@ -131,21 +131,21 @@ TEST(HwlocReader, TinyMachineStructure) {
     EXPECT_EQ(tree(g), (std::vector<std::string>{
                            "/cluster0 cluster id=0 size=1 rank=-1",
                            "/cluster0/tiny7 node id=7 size=1 rank=0",
-                           "/cluster0/tiny7/socket0 socket id=0 size=1 rank=0",
-                           "/cluster0/tiny7/socket0/L3cache0 cache id=0 size=8192 rank=0",
-                           "/cluster0/tiny7/socket0/L3cache0/core0 core id=0 size=1 rank=0",
-                           "/cluster0/tiny7/socket0/L3cache0/core0/pu0 pu id=0 size=1 rank=0",
-                           "/cluster0/tiny7/socket0/L3cache0/core1 core id=1 size=1 rank=0",
-                           "/cluster0/tiny7/socket0/L3cache0/core1/pu1 pu id=1 size=1 rank=0",
-                           "/cluster0/tiny7/socket0/L3cache1 cache id=1 size=8192 rank=0",
-                           "/cluster0/tiny7/socket0/L3cache1/core2 core id=2 size=1 rank=0",
-                           "/cluster0/tiny7/socket0/L3cache1/core2/pu2 pu id=2 size=1 rank=0",
-                           "/cluster0/tiny7/socket0/L3cache1/core3 core id=3 size=1 rank=0",
-                           "/cluster0/tiny7/socket0/L3cache1/core3/pu3 pu id=3 size=1 rank=0",
-                           "/cluster0/tiny7/socket0/numanode0 numanode id=0 size=1 rank=0",
-                           "/cluster0/tiny7/socket0/storage0 storage id=0 size=3125 rank=0",
+                           "/cluster0/tiny7/socket0 socket id=0 size=1 rank=-1",
+                           "/cluster0/tiny7/socket0/L3cache0 cache id=0 size=8192 rank=-1",
+                           "/cluster0/tiny7/socket0/L3cache0/core0 core id=0 size=1 rank=-1",
+                           "/cluster0/tiny7/socket0/L3cache0/core0/pu0 pu id=0 size=1 rank=-1",
+                           "/cluster0/tiny7/socket0/L3cache0/core1 core id=1 size=1 rank=-1",
+                           "/cluster0/tiny7/socket0/L3cache0/core1/pu1 pu id=1 size=1 rank=-1",
+                           "/cluster0/tiny7/socket0/L3cache1 cache id=1 size=8192 rank=-1",
+                           "/cluster0/tiny7/socket0/L3cache1/core2 core id=2 size=1 rank=-1",
+                           "/cluster0/tiny7/socket0/L3cache1/core2/pu2 pu id=2 size=1 rank=-1",
+                           "/cluster0/tiny7/socket0/L3cache1/core3 core id=3 size=1 rank=-1",
+                           "/cluster0/tiny7/socket0/L3cache1/core3/pu3 pu id=3 size=1 rank=-1",
+                           "/cluster0/tiny7/socket0/numanode0 numanode id=0 size=1 rank=-1",
+                           "/cluster0/tiny7/socket0/storage0 storage id=0 size=3125 rank=-1",
                            // the only GPU of the host: id 0 (not cuda1's 1)
-                           "/cluster0/tiny7/socket0/gpu0 gpu id=0 size=1 rank=0",
+                           "/cluster0/tiny7/socket0/gpu0 gpu id=0 size=1 rank=-1",
                        }));
     // uniq_id is the creation index, the walk order.
     for (VertexId v = 0; v < g.num_vertices(); ++v) EXPECT_EQ(g.uniq_id(v), static_cast<int64_t>(v));
@@ -200,11 +200,11 @@ TEST(HwlocReader, AllowlistSkipsTypesButKeepsTheirChildren) {
     EXPECT_EQ(tree(g), (std::vector<std::string>{
                            "/cluster0 cluster id=0 size=1 rank=-1",
                            "/cluster0/tiny7 node id=7 size=1 rank=0",
-                           "/cluster0/tiny7/core0 core id=0 size=1 rank=0",
-                           "/cluster0/tiny7/core1 core id=1 size=1 rank=0",
-                           "/cluster0/tiny7/core2 core id=2 size=1 rank=0",
-                           "/cluster0/tiny7/core3 core id=3 size=1 rank=0",
-                           "/cluster0/tiny7/storage0 storage id=0 size=3125 rank=0",
+                           "/cluster0/tiny7/core0 core id=0 size=1 rank=-1",
+                           "/cluster0/tiny7/core1 core id=1 size=1 rank=-1",
+                           "/cluster0/tiny7/core2 core id=2 size=1 rank=-1",
+                           "/cluster0/tiny7/core3 core id=3 size=1 rank=-1",
+                           "/cluster0/tiny7/storage0 storage id=0 size=3125 rank=-1",
                        }));
     // Types never created are not even interned (jobspecs naming them are
     // rejected as unknown types).
@@ -219,7 +219,7 @@ TEST(HwlocReader, AllowlistWithoutNodeKeepsTheRank) {
     EXPECT_EQ(tree(g), (std::vector<std::string>{
                            "/cluster0 cluster id=0 size=1 rank=-1",
                            "/cluster0/socket0 socket id=0 size=1 rank=0",
-                           "/cluster0/socket0/gpu0 gpu id=0 size=1 rank=0",
+                           "/cluster0/socket0/gpu0 gpu id=0 size=1 rank=-1",
                        }));
 }
 
@@ -249,11 +249,11 @@ TEST(HwlocReader, OneGpuPerPciDevice) {
     std::string card = osdev("card0", 1, nullptr) + osdev("cuda0", 5, "CUDA") + osdev("opencl0d0", 5, "OpenCL") +
                        osdev("nvml0", 1, "NVML") + osdev("ze0", 5, "LevelZero");
     EXPECT_EQ(gpus_of(pci_device("0000:02:00.0", card)),
-              (std::vector<std::string>{"/cluster0/tiny7/gpu0 gpu id=0 size=1 rank=0"}));
+              (std::vector<std::string>{"/cluster0/tiny7/gpu0 gpu id=0 size=1 rank=-1"}));
     // hwloc 1 exports: the backend only in the Backend info.
     std::string old_card = osdev("cuda0", 5, "CUDA", false) + osdev("opencl0d0", 5, "OpenCL", false);
     EXPECT_EQ(gpus_of(pci_device("0000:02:00.0", old_card)),
-              (std::vector<std::string>{"/cluster0/tiny7/gpu0 gpu id=0 size=1 rank=0"}));
+              (std::vector<std::string>{"/cluster0/tiny7/gpu0 gpu id=0 size=1 rank=-1"}));
 }
 
 TEST(HwlocReader, GpusOfDifferentKindsAreNumberedInPciBusOrder) {
@@ -264,8 +264,8 @@ TEST(HwlocReader, GpusOfDifferentKindsAreNumberedInPciBusOrder) {
                      pci_device("0000:03:00.0", osdev("cuda0", 5, "CUDA")) +
                      pci_device("0000:04:00.0", osdev("card1", 1, nullptr) + osdev("eth0", 2, nullptr));
     EXPECT_EQ(gpus_of(io), (std::vector<std::string>{
-                               "/cluster0/tiny7/gpu1 gpu id=1 size=1 rank=0",  // bus 05
-                               "/cluster0/tiny7/gpu0 gpu id=0 size=1 rank=0",  // bus 03
+                               "/cluster0/tiny7/gpu1 gpu id=1 size=1 rank=-1",  // bus 05
+                               "/cluster0/tiny7/gpu0 gpu id=0 size=1 rank=-1",  // bus 03
                            }));
 }
 
@@ -277,9 +277,9 @@ TEST(HwlocReader, NvmlOnlyGpus) {
         io += pci_device(bus.c_str(), osdev(("nvml" + std::to_string(2 - i)).c_str(), 1, "NVML"));
     }
     EXPECT_EQ(gpus_of(io), (std::vector<std::string>{
-                               "/cluster0/tiny7/gpu0 gpu id=0 size=1 rank=0",
-                               "/cluster0/tiny7/gpu1 gpu id=1 size=1 rank=0",
-                               "/cluster0/tiny7/gpu2 gpu id=2 size=1 rank=0",
+                               "/cluster0/tiny7/gpu0 gpu id=0 size=1 rank=-1",
+                               "/cluster0/tiny7/gpu1 gpu id=1 size=1 rank=-1",
+                               "/cluster0/tiny7/gpu2 gpu id=2 size=1 rank=-1",
                            }));
 }
 
@@ -287,8 +287,8 @@ TEST(HwlocReader, RsmiOnlyGpus) {
     std::string io = pci_device("0000:c1:00.0", osdev("rsmi1", 1, "RSMI")) +
                      pci_device("0000:81:00.0", osdev("rsmi0", 1, "RSMI"));
     EXPECT_EQ(gpus_of(io), (std::vector<std::string>{
-                               "/cluster0/tiny7/gpu1 gpu id=1 size=1 rank=0",
-                               "/cluster0/tiny7/gpu0 gpu id=0 size=1 rank=0",
+                               "/cluster0/tiny7/gpu1 gpu id=1 size=1 rank=-1",
+                               "/cluster0/tiny7/gpu0 gpu id=0 size=1 rank=-1",
                            }));
 }
 
@@ -298,9 +298,9 @@ TEST(HwlocReader, GpuWithoutPciDeviceIsItsOwnGpu) {
     std::string io = osdev("ve0", 5, "VectorEngine") + osdev("ve1", 5, "VectorEngine") +
                      pci_device("0000:09:00.0", osdev("cuda0", 5, "CUDA"));
     EXPECT_EQ(gpus_of(io), (std::vector<std::string>{
-                               "/cluster0/tiny7/gpu1 gpu id=1 size=1 rank=0",
-                               "/cluster0/tiny7/gpu2 gpu id=2 size=1 rank=0",
-                               "/cluster0/tiny7/gpu0 gpu id=0 size=1 rank=0",
+                               "/cluster0/tiny7/gpu1 gpu id=1 size=1 rank=-1",
+                               "/cluster0/tiny7/gpu2 gpu id=2 size=1 rank=-1",
+                               "/cluster0/tiny7/gpu0 gpu id=0 size=1 rank=-1",
                            }));
 }
 
@@ -347,11 +347,11 @@ TEST(HwlocReader, StorageWithoutASizeIsLeftOutWithAWarning) {
     EXPECT_EQ(load(with_disks(""), "node,core,storage", warnings), (std::vector<std::string>{
                                                                        "/cluster0 cluster id=0 size=1 rank=-1",
                                                                        "/cluster0/tiny7 node id=7 size=1 rank=0",
-                                                                       "/cluster0/tiny7/core0 core id=0 size=1 rank=0",
-                                                                       "/cluster0/tiny7/core1 core id=1 size=1 rank=0",
-                                                                       "/cluster0/tiny7/core2 core id=2 size=1 rank=0",
-                                                                       "/cluster0/tiny7/core3 core id=3 size=1 rank=0",
-                                                                       "/cluster0/tiny7/storage1 storage id=1 size=2 rank=0",
+                                                                       "/cluster0/tiny7/core0 core id=0 size=1 rank=-1",
+                                                                       "/cluster0/tiny7/core1 core id=1 size=1 rank=-1",
+                                                                       "/cluster0/tiny7/core2 core id=2 size=1 rank=-1",
+                                                                       "/cluster0/tiny7/core3 core id=3 size=1 rank=-1",
+                                                                       "/cluster0/tiny7/storage1 storage id=1 size=2 rank=-1",
                                                                    }));
     EXPECT_EQ(warnings, std::vector<std::string>{
                             "block device sda at PCI 0000:01:00.0 has no Size: left out (no storage vertex for it)"});

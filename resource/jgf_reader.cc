@@ -351,11 +351,28 @@ public:
     bool has_root(SubsystemId s) const { return graph_.has_root(s); }
     void set_root(SubsystemId s, VertexId u) { graph_.set_root(s, u); }
     void index_path(VertexId u, const std::string& path) { graph_.index_path(u, path); }
-    void add_edge(VertexId src, VertexId dst, SubsystemId s) { out_.edges.push_back(graph_.add_edge(src, dst, s)); }
+    void add_edge(VertexId src, VertexId dst, SubsystemId s) {
+        if (points_up(src, dst, s)) {
+            if (out_.reverse_edges_dropped++ == 0)
+                out_.first_reverse_edge = std::string(graph_.name(src)) + " -> " + std::string(graph_.name(dst));
+            return;
+        }
+        out_.edges.push_back(graph_.add_edge(src, dst, s));
+    }
     int64_t uniq_id(VertexId u) const { return graph_.uniq_id(u); }
     std::string name(VertexId u) const { return std::string(graph_.name(u)); }
 
 private:
+    // An edge into an ancestor in its own subsystem (or into itself):
+    // every walk that follows edges down a tree would loop on it.
+    bool points_up(VertexId src, VertexId dst, SubsystemId s) const {
+        if (src == dst) return true;
+        if (!graph_.has_path(src, s) || !graph_.has_path(dst, s)) return false;
+        const std::string below = graph_.path(src, s), above = graph_.path(dst, s);
+        return below.size() > above.size() && below.compare(0, above.size(), above) == 0 &&
+               below[above.size()] == '/';
+    }
+
     ResourceGraph& graph_;
     JgfReadResult& out_;
 };
@@ -372,6 +389,13 @@ Status load_jgf_document(const JgfDocument& doc, ResourceGraph& graph, JgfReadRe
     Status status = load.load(doc);
     result.vertex_of = std::move(load.vertex_of);
     return status;
+}
+
+std::string reverse_edges_warning(const JgfReadResult& result) {
+    if (result.reverse_edges_dropped == 0) return "";
+    return "dropped " + std::to_string(result.reverse_edges_dropped) +
+           " edge(s) pointing up the containment tree (first: " + result.first_reverse_edge +
+           "); each is the reverse of a tree edge";
 }
 
 Status read_jgf(std::string_view text, ResourceGraph& graph, JgfReadResult* out) {

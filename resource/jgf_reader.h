@@ -135,7 +135,15 @@ struct JgfReadResult {
     std::vector<VertexId> created;                         // in creation order
     std::vector<VertexId> reused;                          // in document order
     std::vector<EdgeId> edges;                             // edges added, in document order
+    // Edges not added because they point up their subsystem's tree (the
+    // target's path is a prefix of the source's: a "contains" edge listed
+    // again as "in"). docs/differences.md, the library table.
+    size_t reverse_edges_dropped = 0;
+    std::string first_reverse_edge;  // "<source name> -> <target name>"
 };
+
+// The warning line for a read that dropped reverse edges ("" if none).
+std::string reverse_edges_warning(const JgfReadResult& result);
 
 // Loads `text` into `graph` (§1.2-§1.3). On error into a loaded graph
 // (`attach`) nothing changes: the whole document is checked first

@@ -487,5 +487,36 @@ TEST(JgfLoader, ErrorIsTheReaderMessage) {
     EXPECT_EQ(s.message(), "fetch_jgf: JGF does not contain a required key (graph).");
 }
 
+
+// ---- edges in both directions ---------------------------------------------
+
+// Each containment edge listed again from child to parent (fluxion-go's
+// test data): the reverse ones are dropped and counted, the tree stays.
+TEST(JgfEdges, ReverseEdgesAreDroppedWithAWarning) {
+    Json edges = Json::array({edge("1", "0"), edge("0", "1"), edge("1", "2"), edge("2", "1"), edge("1", "3"),
+                              edge("3", "1"), edge("3", "3")});
+    ResourceGraph g;
+    JgfReadResult read;
+    ASSERT_TRUE(read_jgf(jgf(small_nodes(), edges), g, &read).ok());
+    EXPECT_EQ(g.num_edges(), 3u);
+    EXPECT_EQ(read.reverse_edges_dropped, 4u);
+    EXPECT_EQ(read.first_reverse_edge, "n1 -> c0");  // (its name: basename + id = uniq_id)
+    EXPECT_EQ(child_names(g, 0), std::vector<std::string>{"n1"});
+    EXPECT_EQ(child_names(g, 1), (std::vector<std::string>{"core0", "core1"}));
+    EXPECT_TRUE(child_names(g, 2).empty());
+    EXPECT_EQ(g.parent_edge(0, kContainment), kNoEdge);
+    EXPECT_NE(reverse_edges_warning(read).find("dropped 4 edge(s)"), std::string::npos);
+
+    // The loader hands the line to its caller (the CLI prints it).
+    LoadRequest request;
+    request.format = "jgf";
+    request.text = jgf(small_nodes(), edges);
+    ResourceGraph h;
+    std::vector<std::string> warnings;
+    ASSERT_TRUE(load_graph(request, h, &warnings).ok());
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_NE(warnings[0].find("first: n1 -> c0"), std::string::npos) << warnings[0];
+}
+
 }  // namespace
 }  // namespace rq

@@ -76,7 +76,10 @@ Status load_by_format(const LoadRequest& request, ResourceGraph& graph, std::vec
     // jgf_shorthand differs from jgf only when applying an allocation
     // (`update`), rv1exec_force not at all (spec/readers.md §2, §3).
     if (request.format == "jgf" || request.format == "jgf_shorthand") {
-        RQ_TRY(read_jgf(request.text, graph));
+        JgfReadResult read;
+        RQ_TRY(read_jgf(request.text, graph, &read));
+        std::string dropped = reverse_edges_warning(read);
+        if (!dropped.empty() && warnings != nullptr) warnings->push_back(dropped);
     } else if (request.format == "graphml") {
         RQ_TRY(read_graphml(request.text, request.path, graph));
     } else if (request.format == "rv1exec" || request.format == "rv1exec_force") {

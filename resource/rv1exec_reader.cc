@@ -92,7 +92,7 @@ const PropertyMap& Rv1Exec::properties_of(int64_t rank) const {
     return it == properties.end() ? kNone : it->second;
 }
 
-Result<Rv1Exec> parse_rv1exec(std::string_view text) {
+Result<Rv1Exec> parse_rv1exec(std::string_view text, bool need_hosts) {
     Json json;
     try {
         json = Json::parse(text.begin(), text.end());
@@ -107,7 +107,8 @@ Result<Rv1Exec> parse_rv1exec(std::string_view text) {
     const Json* rlite = execution ? member(*execution, "R_lite") : nullptr;
     const Json* nodelist = execution ? member(*execution, "nodelist") : nullptr;
     if (rlite == nullptr || !rlite->is_array()) return r_error("execution.R_lite is missing or not an array");
-    if (nodelist == nullptr || !nodelist->is_array())
+    const bool hostless = nodelist == nullptr && !need_hosts;
+    if (!hostless && (nodelist == nullptr || !nodelist->is_array()))
         return r_error("execution.nodelist is missing or not an array");
 
     Rv1Exec r;
@@ -124,8 +125,8 @@ Result<Rv1Exec> parse_rv1exec(std::string_view text) {
     }
     std::sort(r.ranks.begin(), r.ranks.end());
     r.ranks.erase(std::unique(r.ranks.begin(), r.ranks.end()), r.ranks.end());
-    RQ_TRY(parse_nodelist(*nodelist, r.hosts));
-    if (r.hosts.size() < r.ranks.size())
+    if (!hostless) RQ_TRY(parse_nodelist(*nodelist, r.hosts));
+    if (!hostless && r.hosts.size() < r.ranks.size())
         return r_error("nodelist names " + std::to_string(r.hosts.size()) + " hosts for " +
                        std::to_string(r.ranks.size()) + " ranks");
     if (const Json* properties = member(*execution, "properties"))

@@ -51,8 +51,10 @@ struct Rv1Exec {
 // `execution.R_lite` an array of {rank: idset string, children: {type:
 // idset string}}; `execution.nodelist` an array of hostlist strings naming
 // at least one host per rank; `execution.properties`, if present, an
-// object of idset strings. Other keys are ignored.
-Result<Rv1Exec> parse_rv1exec(std::string_view text);
+// object of idset strings. Other keys are ignored. Without `need_hosts`
+// (a partial cancel names ranks only, spec/traversal.md §13) the nodelist
+// may be absent; when present it is checked as usual.
+Result<Rv1Exec> parse_rv1exec(std::string_view text, bool need_hosts = true);
 
 // A host name split into basename and numeric id (readers.md §2 step 5):
 // the id is the maximal run of trailing digits (leading zeros ignored, all

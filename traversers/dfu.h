@@ -267,6 +267,11 @@ private:
     void dom_or_slot(VertexId u, const std::vector<JobResource>& siblings, uint32_t nslots, ScoreSet& scores);
 
     // ---- partial cancel and shrinking (dfu_partial.cc, dfu_elastic.cc) -----
+    // The dominant in-edges from v up to the root, nearest first (each the
+    // first in-edge, spec/traversal.md §13 step 2). It stops at the root
+    // and before a vertex already passed: with an edge in both directions
+    // the root's first in-edge points down again (docs/differences.md).
+    std::vector<EdgeId> edges_to_root(VertexId v) const;
     Status release_vertex(VertexId u, JobId jobid, std::map<TypeId, int64_t>& released);
     void release_own(VertexId u, VertexSchedule* record, JobId jobid, std::map<TypeId, int64_t>& released);
     // Reduces the job's spans on each vertex of `up` by the amounts given.

@@ -2,6 +2,8 @@
 // traversal.md §12). The reader marks the graph like a selection would
 // (spans on exclusive vertices, marks on the traversed edges), then the
 // update walk records tags, checker and subtree spans and emits the result.
+#include <unordered_set>
+
 #include "resource/jgf_reader.h"
 #include "resource/rv1exec_reader.h"
 #include "traversers/dfu.h"
@@ -101,12 +103,14 @@ Status DfuTraverser::take_subtree(VertexId u) {
     // jgf_shorthand: an exclusive vertex stands for its whole containment
     // subtree, each vertex taken with its full size.
     std::vector<VertexId> stack{u};
+    std::unordered_set<VertexId> seen{u};  // a cycle of edges is walked once
     while (!stack.empty()) {
         VertexId v = stack.back();
         stack.pop_back();
         for (EdgeId e : graph_.out(v)) {
             if (graph_.subsystem(e) != kContainment) continue;
             VertexId c = graph_.target(e);
+            if (!seen.insert(c).second) continue;
             RQ_TRY(take_whole(c));
             mark_edge(e, graph_.size(c), true);
             stack.push_back(c);

@@ -4,6 +4,7 @@
 // Unlike the reference, everything is checked before anything is released:
 // a partial cancel that fails leaves the job exactly as it was.
 #include <map>
+#include <unordered_set>
 
 #include "resource/jgf_reader.h"
 #include "resource/rv1exec_reader.h"
@@ -21,12 +22,26 @@ Error partial_error(const std::string& message) { return make_error(Errc::kInval
 
 }  // namespace
 
+std::vector<EdgeId> DfuTraverser::edges_to_root(VertexId v) const {
+    std::vector<EdgeId> edges;
+    std::unordered_set<VertexId> passed{v};
+    const VertexId root = graph_.root(dominant());
+    for (VertexId u = v; u != root;) {
+        EdgeId p = graph_.parent_edge(u, dominant());
+        if (p == kNoEdge || !passed.insert(graph_.source(p)).second) break;
+        edges.push_back(p);
+        u = graph_.source(p);
+    }
+    return edges;
+}
+
 Status DfuTraverser::release_vertex(VertexId u, JobId jobid, std::map<TypeId, int64_t>& released) {
     // Deviation: what the job holds below u goes with it (on a GRUG graph
     // only the node carries the rank an rv1exec R names). The reference
     // drops u's tag only, so a later cancel, which walks tagged vertices,
     // never reaches the cores and they stay allocated for ever.
     std::vector<VertexId> todo{u};
+    std::unordered_set<VertexId> seen{u};  // edges in both directions, duplicates
     while (!todo.empty()) {
         VertexId v = todo.back();
         todo.pop_back();
@@ -35,7 +50,8 @@ Status DfuTraverser::release_vertex(VertexId u, JobId jobid, std::map<TypeId, in
         for (EdgeId e : graph_.out(v)) {
             if (graph_.subsystem(e) != dominant()) continue;
             const VertexSchedule* child = store_.find(graph_.target(e));
-            if (child != nullptr && child->tags.count(jobid) != 0) todo.push_back(graph_.target(e));
+            if (child != nullptr && child->tags.count(jobid) != 0 && seen.insert(graph_.target(e)).second)
+                todo.push_back(graph_.target(e));
         }
         release_own(v, record, jobid, released);
     }
@@ -67,12 +83,10 @@ Status DfuTraverser::shrink_ancestors(JobId jobid, const std::map<int64_t, Verte
     std::map<VertexId, std::map<TypeId, int64_t>> up;
     for (auto& [rank, root] : rank_root) {
         auto r = released.find(rank);
-        for (EdgeId p = graph_.parent_edge(root, dominant()); p != kNoEdge;) {
-            VertexId a = graph_.source(p);
-            auto& acc = up[a];
+        for (EdgeId p : edges_to_root(root)) {
+            auto& acc = up[graph_.source(p)];
             if (r != released.end())
                 for (auto& [t, n] : r->second) acc[t] += n;
-            p = graph_.parent_edge(a, dominant());
         }
     }
     return shrink_up(jobid, up);
@@ -141,7 +155,7 @@ Result<bool> DfuTraverser::partial_cancel(JobId jobid, const std::string& reader
             plan.vertices.push_back(*u);
         }
     } else {
-        auto r = parse_rv1exec(text);
+        auto r = parse_rv1exec(text, /*need_hosts=*/false);
         if (!r) return r.error();
         for (int64_t rank : r->ranks) {
             auto all = graph_.by_rank().find(rank);
@@ -170,11 +184,9 @@ Result<bool> DfuTraverser::partial_cancel(JobId jobid, const std::string& reader
     for (VertexId v : plan.vertices) {
         std::map<TypeId, int64_t> released;
         RQ_TRY(release_vertex(v, jobid, released));
-        for (EdgeId p = graph_.parent_edge(v, dominant()); p != kNoEdge;) {
-            VertexId a = graph_.source(p);
-            auto& acc = up[a];
+        for (EdgeId p : edges_to_root(v)) {
+            auto& acc = up[graph_.source(p)];
             for (auto& [t, n] : released) acc[t] += n;
-            p = graph_.parent_edge(a, dominant());
         }
     }
 

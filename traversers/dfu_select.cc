@@ -467,8 +467,10 @@ void DfuTraverser::enforce(SubsystemId s, ScoreSet& scores, bool unconstrained) 
                 for (const EdgeEntry& entry : g.edges) {
                     mark_edge(entry.edge, entry.needs, entry.exclusive);
                     if (!unconstrained || s != dominant()) continue;
-                    // Mark the shared path up to the root (§7.2).
-                    for (VertexId src = graph_.source(entry.edge);;) {
+                    // Mark the shared path up to the root (§7.2); at most
+                    // one step per vertex, should the in-edges form a cycle.
+                    VertexId src = graph_.source(entry.edge);
+                    for (size_t step = 0; step < graph_.num_vertices(); ++step) {
                         EdgeId p = graph_.parent_edge(src, s);
                         if (p == kNoEdge || graph_.marks(p).seq == seq_) break;
                         VertexId w = graph_.target(p);
@@ -500,7 +502,8 @@ void DfuTraverser::mark_paths_down_from(VertexId u, ScoreSet& scores) {
             for (size_t i = 0; i < evals.best_i && i < evals.groups.size(); ++i) {
                 if (evals.groups[i].root) continue;
                 for (const EdgeEntry& entry : evals.groups[i].edges) {
-                    for (VertexId v = graph_.source(entry.edge); v != u;) {
+                    VertexId v = graph_.source(entry.edge);
+                    for (size_t step = 0; v != u && step < graph_.num_vertices(); ++step) {
                         EdgeId p = graph_.parent_edge(v, s);  // its target is v
                         if (p == kNoEdge) break;
                         if (graph_.marks(p).seq != seq_) mark_edge(p, graph_.size(v), false);

@@ -271,6 +271,32 @@ def _op(op):
     return int(op)
 
 
+_MAX_JOBID = 2**64 - 2  # 2**64 - 1 is the "without allocating" marker
+
+
+def _jobid(jobid):
+    """A job id as the C API takes it (uint64_t), refused rather than
+    wrapped: ctypes would turn 2**70 into 0 and -1 into 2**64 - 1."""
+    if isinstance(jobid, bool) or not isinstance(jobid, int):
+        raise TypeError("a job id must be an int, not %s" % type(jobid).__name__)
+    if not 0 <= jobid <= _MAX_JOBID:
+        raise ValueError("job id %d is outside 0..2**64-2" % jobid)
+    return jobid
+
+
+def _status(status):
+    """ResourceStatus, its value, or its name ("up", "down")."""
+    if isinstance(status, str):
+        named = ResourceStatus.__members__.get(status.upper())
+        if named is not None:
+            return int(named)
+    elif isinstance(status, int) and not isinstance(status, bool):
+        if status in (ResourceStatus.UP, ResourceStatus.DOWN):
+            return int(status)
+    raise InvalidInput(_errno.EINVAL, "status %r is not one of UP (0, 'up'), DOWN (1, 'down')"
+                       % (status,), "set_status")
+
+
 def version():
     """The library's version string (None for a library without it)."""
     f = getattr(_load(), "reapi_cli_version", None)
@@ -383,7 +409,7 @@ class Context:
         if jobid is None:
             rc = self._lib.reapi_cli_match(self._handle(), _op(op), js, ctypes.byref(jid), *refs)
         else:
-            jid.value = jobid
+            jid.value = _jobid(jobid)
             rc = self._lib.reapi_cli_match_with_jobid(self._handle(), _op(op), js,
                                                       ctypes.c_uint64(jobid), *refs)
         text = _take(R.value)
@@ -417,7 +443,7 @@ class Context:
     def update_allocate(self, jobid, R):
         """Record an allocation made elsewhere; UpdateResult(at, overhead, R)."""
         at, ov, out = ctypes.c_int64(0), ctypes.c_double(0.0), ctypes.c_void_p(None)
-        rc = self._lib.reapi_cli_update_allocate(self._handle(), jobid, _bytes(R, "R"),
+        rc = self._lib.reapi_cli_update_allocate(self._handle(), _jobid(jobid), _bytes(R, "R"),
                                                  ctypes.byref(at), ctypes.byref(ov),
                                                  ctypes.byref(out))
         text = _take(out.value)
@@ -426,13 +452,13 @@ class Context:
 
     # -- jobs ----------------------------------------------------------------
     def cancel(self, jobid, noent_ok=False):
-        rc = self._lib.reapi_cli_cancel(self._handle(), jobid, bool(noent_ok))
+        rc = self._lib.reapi_cli_cancel(self._handle(), _jobid(jobid), bool(noent_ok))
         self._check(rc, "cancel")
 
     def partial_cancel(self, jobid, R, noent_ok=False):
         """Release part of a job; True when nothing of it is left."""
         full = ctypes.c_bool(False)
-        rc = self._lib.reapi_cli_partial_cancel(self._handle(), jobid, _bytes(R, "R"),
+        rc = self._lib.reapi_cli_partial_cancel(self._handle(), _jobid(jobid), _bytes(R, "R"),
                                                 bool(noent_ok), ctypes.byref(full))
         self._check(rc, "partial_cancel")
         return full.value
@@ -442,7 +468,7 @@ class Context:
         RESERVED, CANCELED, INIT or ERROR."""
         mode, res = ctypes.c_void_p(None), ctypes.c_bool(False)
         at, ov = ctypes.c_int64(0), ctypes.c_double(0.0)
-        rc = self._lib.reapi_cli_info(self._handle(), jobid, ctypes.byref(mode),
+        rc = self._lib.reapi_cli_info(self._handle(), _jobid(jobid), ctypes.byref(mode),
                                       ctypes.byref(res), ctypes.byref(at), ctypes.byref(ov))
         text = _take(mode.value)
         self._check(rc, "info")
@@ -468,7 +494,7 @@ class Context:
 
     def set_status(self, path, status):
         self._check(self._lib.reapi_cli_set_status(self._handle(), _bytes(path, "path"),
-                                                   int(status)), "set_status")
+                                                   _status(status)), "set_status")
 
     def get_status(self, path):
         st = ctypes.c_int(0)
@@ -480,7 +506,7 @@ class Context:
     def set_rank_status(self, ranks, status):
         """ranks: an RFC 22 idset ("0-3,7") or "all"."""
         self._check(self._lib.reapi_cli_set_rank_status(self._handle(), _bytes(ranks, "ranks"),
-                                                        int(status)), "set_rank_status")
+                                                        _status(status)), "set_rank_status")
 
     def get_rank_status(self, rank):
         st = ctypes.c_int(0)

@@ -149,7 +149,7 @@ void test_initialize (void)
     CHECK (rc == -1, "non-JSON options refused");
     rc = reapi_cli_initialize (ctx, g, "{\"load_format\": 7}");
     err = errno;
-    CHECK_ERRNO (rc, err, EINVAL, "non-string option value");
+    CHECK_ERRNO (rc, err, EPROTO, "non-string option value");
     rc = reapi_cli_initialize (ctx, "{\"graph\": ", "{\"load_format\": \"jgf\"}");
     err = errno;
     CHECK_ERRNO (rc, err, EPROTO, "broken JGF text");
@@ -314,6 +314,8 @@ int main (int argc, char **argv)
     test_stat ();
     test_err_msg ();
     test_extras ();
+    test_contract ();
+    test_edges_both_ways ();
     {
         char *core = fixture (JOBS ("core.yaml"));
         char *g = fixture (JGF_MACHINE);

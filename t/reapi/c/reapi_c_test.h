@@ -39,6 +39,10 @@ void test_status (void);
 void test_clone (void);
 void test_stat (void);
 void test_err_msg (void);
+/* reapi_c_edges.c: edges in both directions, random graphs, watchdog */
+void test_edges_both_ways (void);
+/* reapi_c_contract.c: out-parameters, errno classes, formats */
+void test_contract (void);
 /* reapi_c_extras.c */
 void test_extras (void);
 void leak_cycles (long n);

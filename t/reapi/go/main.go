@@ -12,7 +12,6 @@
 package main
 
 /*
-#include <stdlib.h>
 #include "reapi_cli.h"
 */
 import "C"

@@ -99,8 +99,14 @@ class Initialize(unittest.TestCase):
     def test_bad_options(self):
         with self.assertRaises(ReapiError):
             Context(MACHINE, options="")
-        with self.assertRaises(InvalidInput):
+        with self.assertRaises(ReaderError):  # EPROTO, as the original
             Context(MACHINE, load_format=7)
+        for bad in ({"load_format": "yaml"}, {"matcher_name": "nosuch"},
+                    {"matcher_policy": "nosuch"}, {"reserve_vtx_vec": -1}):
+            with self.assertRaises(ReaderError) as cm:
+                Context(MACHINE, **bad)
+            self.assertEqual(cm.exception.errno, errno.EPROTO, bad)
+            self.assertRegex(cm.exception.message, r"^initialize: .*ERROR")
         with self.assertRaises(TypeError):
             Context(MACHINE, options="{}", load_format="jgf")
         with self.assertRaises(TypeError):
@@ -428,3 +434,49 @@ class Ownership(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Refusals(unittest.TestCase):
+    """Inputs the module refuses instead of passing them on wrapped or
+    unchecked (job ids are uint64_t; UINT64_MAX marks "without
+    allocating")."""
+
+    def test_job_ids_out_of_range(self):
+        with machine() as ctx:
+            for bad in (2**70, 2**64 - 1, -1):
+                for call in (lambda: ctx.match(CORE, jobid=bad),
+                             lambda: ctx.cancel(bad),
+                             lambda: ctx.info(bad),
+                             lambda: ctx.partial_cancel(bad, rank_r(0)),
+                             lambda: ctx.update_allocate(bad, rank_r(0))):
+                    with self.assertRaises(ValueError):
+                        call()
+            with self.assertRaises(NotFound):  # job 0 was never made
+                ctx.info(0)
+            self.assertEqual(ctx.match(CORE, jobid=2**64 - 2).jobid, 2**64 - 2)
+
+    def test_no_jobspecs(self):
+        with machine() as ctx:
+            with self.assertRaises(InvalidInput) as cm:
+                ctx.match_all([])
+            self.assertIn("no jobspecs", cm.exception.message)
+
+    def test_status_names(self):
+        with machine() as ctx:
+            with self.assertRaises(InvalidInput) as cm:
+                ctx.set_status("/cluster0/node0", "sideways")
+            self.assertIn("UP", cm.exception.message)
+            self.assertIn("DOWN", cm.exception.message)
+            ctx.set_status("/cluster0/node0", "down")
+            self.assertEqual(ctx.get_status("/cluster0/node0"), ResourceStatus.DOWN)
+
+    def test_after_removing_the_root(self):
+        with machine() as ctx:
+            ctx.remove_subgraph("/cluster0")
+            with self.assertRaises(ResourcesBusy) as cm:
+                ctx.match_allocate(CORE)
+            self.assertIn("no resources left", cm.exception.message)
+            with self.assertRaises(Unsatisfiable):
+                ctx.match_satisfy(CORE)
+            with self.assertRaises(Unsatisfiable):
+                ctx.match(CORE, MatchOp.ALLOCATE_W_SATISFIABILITY)

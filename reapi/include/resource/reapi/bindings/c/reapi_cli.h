@@ -31,13 +31,17 @@
 #ifndef RQ_REAPI_CLI_H
 #define RQ_REAPI_CLI_H
 
+/* <stdlib.h> too: clients release results with free () (Go's C.free),
+ * and the original's header brings it in through <flux/core.h>. */
 #ifdef __cplusplus
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #else
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #endif
 
 /* Relative paths, so that both include styles find them. */
@@ -63,8 +67,9 @@ void reapi_cli_destroy (reapi_cli_ctx_t *ctx);
  * a JGF given with the grug default is recognised), load_allowlist,
  * matcher_name, matcher_policy, traverser_policy, match_format (default
  * jgf), prune_filters, reserve_vtx_vec, elapse_time. Unknown keys are
- * ignored; "" or non-JSON options fail (EINVAL); reader errors EPROTO. A
- * second initialize fails with EINVAL. */
+ * ignored; "" or non-JSON options, an unknown load_format, matcher_name or
+ * matcher_policy, a negative reserve_vtx_vec fail with EPROTO, as reader
+ * errors do. A second initialize fails with EINVAL. */
 int reapi_cli_initialize (reapi_cli_ctx_t *ctx, const char *rgraph, const char *options);
 
 /* An independent deep copy; NULL with EINVAL for NULL or an uninitialised
@@ -77,7 +82,10 @@ reapi_cli_ctx_t *reapi_cli_clone (reapi_cli_ctx_t *ctx);
 /* Matches jobspec (text, YAML or JSON) with the next job id (first: 1;
  * MATCH_WITHOUT_ALLOCATING* use UINT64_MAX and consume none). errno: EINVAL
  * (bad op, jobspec error), EBUSY (does not fit now), ENODEV (can never
- * fit). *R is the CLI writer's text in the context's match_format. */
+ * fit). *R is the CLI writer's text in the context's match_format. On
+ * entry *at = 0, *reserved = false, *ov = 0; *reserved is true only for a
+ * reservation (MATCH_WITHOUT_ALLOCATING_FUTURE: at > 0, not reserved).
+ * match_with_jobid refuses UINT64_MAX (EINVAL). */
 int reapi_cli_match (reapi_cli_ctx_t *ctx, match_op_t match_op, const char *jobspec, uint64_t *jobid,
                      bool *reserved, char **R, int64_t *at, double *ov);
 
@@ -89,8 +97,8 @@ int reapi_cli_match_allocate (reapi_cli_ctx_t *ctx, bool orelse_reserve, const c
 
 int reapi_cli_match_satisfy (reapi_cli_ctx_t *ctx, const char *jobspec, bool *sat, double *ov);
 
-/* Records an allocation made elsewhere. EEXIST if jobid is live. *R_out
- * (owned) is the R as recorded. */
+/* Records an allocation made elsewhere, as ALLOCATED (a future starttime
+ * too). EEXIST if jobid is live. *R_out (owned) is the R as recorded. */
 int reapi_cli_update_allocate (reapi_cli_ctx_t *ctx, const uint64_t jobid, const char *R, int64_t *at,
                                double *ov, const char **R_out);
 
@@ -103,13 +111,14 @@ int reapi_cli_remove_subgraph (reapi_cli_ctx_t *ctx, const char *subgraph_path);
 /* Full cancel; an unknown job is ENOENT unless noent_ok. */
 int reapi_cli_cancel (reapi_cli_ctx_t *ctx, const uint64_t jobid, bool noent_ok);
 
-/* Releases the part of jobid described by R (rv1exec, or JGF: with a
- * scheduling key or bare). *full_removal: nothing of the job is left. */
+/* Releases the part of jobid described by R (rv1exec, read by the ranks
+ * of R_lite, execution.nodelist optional; or JGF: with a scheduling key
+ * or bare). *full_removal: nothing of the job is left (false on entry). */
 int reapi_cli_partial_cancel (reapi_cli_ctx_t *ctx, const uint64_t jobid, const char *R, bool noent_ok,
                               bool *full_removal);
 
 /* The job's state: *mode (owned) is INIT, ALLOCATED, RESERVED, CANCELED
- * or ERROR. Unknown job: ENOENT. */
+ * or ERROR. Unknown job: ENOENT (*reserved, *at, *ov are then false and 0). */
 int reapi_cli_info (reapi_cli_ctx_t *ctx, const uint64_t jobid, char **mode, bool *reserved, int64_t *at,
                     double *ov);
 
@@ -132,7 +141,7 @@ int reapi_cli_set_status (reapi_cli_ctx_t *ctx, const char *resource_path, resou
 int reapi_cli_get_status (reapi_cli_ctx_t *ctx, const char *resource_path, resource_status_t *status);
 
 /* Up/down by broker rank: ranks is an RFC 22 idset or "all" (unknown
- * ranks ignored); get takes exactly one rank. Invalid: EINVAL. */
+ * ranks ignored); get takes exactly one rank. Invalid or unknown: EINVAL. */
 int reapi_cli_set_rank_status (reapi_cli_ctx_t *ctx, const char *ranks, resource_status_t status);
 int reapi_cli_get_rank_status (reapi_cli_ctx_t *ctx, const char *rank, resource_status_t *status);
 
