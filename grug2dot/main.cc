@@ -7,7 +7,8 @@
 // shares nothing with the REPL (no session, no options table, no
 // commands) and reads only the recipe parser (resource/grug.h). In cli/ it
 // would need its own exclusion from the core library's glob and would blur
-// what cli/ is; here the folder is the program (README "Layout").
+// what cli/ is; here the folder is the program (docs/design.md "Rooms and
+// their doors").
 #include <fcntl.h>
 #include <getopt.h>
 #include <unistd.h>

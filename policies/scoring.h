@@ -6,8 +6,8 @@
 //
 // It is the policies' own language (MatchPolicy's callbacks take and choose
 // ScoreSets), so it lives here: the traverser fills it and includes it from
-// policies/, and policies/ includes nothing of the traverser (README
-// "Layout").
+// policies/, and policies/ includes nothing of the traverser
+// (docs/design.md "Layering rules").
 #pragma once
 
 #include <boost/container/small_vector.hpp>

@@ -1,4 +1,4 @@
-// The resource-pool operations of a session (README "Resource pools"):
+// The resource-pool operations of a session (docs/pools.md):
 // `request` matches a pool request against the graph's pools, records it
 // as a job and writes it; `hwdetect` describes this machine's pools. Every
 // front end goes through here rather than to pools/; printing is the

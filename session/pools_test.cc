@@ -1,5 +1,5 @@
 // The pool operations of a session (session/pools.h), as `request` runs
-// them (README "Resource pools").
+// them (docs/pools.md).
 #include "session/pools.h"
 
 #include <gtest/gtest.h>

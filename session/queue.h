@@ -1,4 +1,4 @@
-// The simulated queue of a session (README "Queues in simulated time"):
+// The simulated queue of a session (docs/queue.md):
 // made by the first queue command from the command-line settings, the jobs
 // it takes (a jobspec file or a pool request), --replay and the end of a
 // run. Every front end goes through here rather than to queue/; printing is

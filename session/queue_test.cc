@@ -1,5 +1,5 @@
 // The simulated queue of a session (session/queue.h): how it is made and
-// how a job gets its shape (README "Queues in simulated time").
+// how a job gets its shape (docs/queue.md).
 #include "session/queue.h"
 
 #include <gtest/gtest.h>
