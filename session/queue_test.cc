@@ -4,21 +4,14 @@
 
 #include <gtest/gtest.h>
 
-#include "session/build.h"
-#include "utilities/file.h"
+#include "session/session_test_util.h"
 
 namespace rq {
 namespace {
 
 struct TinyQueue : ::testing::Test {
     Session s;
-    void SetUp() override {
-        std::string recipe;
-        ASSERT_TRUE(read_file(std::string(RQ_SOURCE_DIR) + "/conf/tiny.graphml", recipe));
-        Options options;
-        ASSERT_TRUE(load_session_graph(s, options, recipe, {}, nullptr).ok());
-        ASSERT_TRUE(finish_session(s).ok());
-    }
+    void SetUp() override { testing::load_tiny_session(s); }
 };
 
 TEST_F(TinyQueue, TheQueueIsMadeOnceFromTheOptions) {
