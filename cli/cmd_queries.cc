@@ -3,12 +3,11 @@
 //   available [--at T] [--summary]     what no job holds (now, or at T)
 // The set prints in the session's -F format, like `find`, whose walk they
 // use; --summary prints the count of printed vertices by type instead.
-#include <ctime>
 #include <iostream>
 #include <map>
 
 #include "cli/command_table.h"
-#include "traversers/find.h"
+#include "session/operations.h"
 
 namespace rq {
 
@@ -31,18 +30,16 @@ private:
 };
 
 void print_set(Session& s, const std::string& criteria, bool summary, const std::string& what) {
-    FindContext context{s.traverser->graph(), s.traverser->store(), s.traverser->dominant(),
-                        static_cast<Time>(std::time(nullptr))};
     CountingWriter counter;
     MatchWriter& writer = summary ? static_cast<MatchWriter&>(counter) : *s.writer;
-    Status found = find_resources(context, criteria, writer);
+    std::string R;
+    Status written;  // not ok: nothing to print in this format (an empty set)
+    Status found = find_matching(s, criteria, writer, R, written);
     if (!found.ok()) {
-        writer.reset();
         std::cerr << "ERROR: " << what << ": " << found.message() << std::endl;
         return;
     }
-    Status written = writer.flush(s.out());
-    if (!written.ok()) writer.reset();  // nothing to print in this format (an empty set)
+    s.out() << R;
     s.out() << "INFO: =============================\n"
             << "INFO: " << what << "\n"
             << "INFO: =============================\n";

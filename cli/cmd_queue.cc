@@ -1,16 +1,12 @@
 // The simulated queue's commands: submit, set-priority, dequeue, queue,
 // time, advance, run (docs/queue.md), and --replay.
 // The queue itself lives in queue/; this file only parses and prints.
-#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
 
 #include "cli/command_table.h"
-#include "pools/pool_load.h"
-#include "pools/pool_matcher.h"
-#include "pools/request.h"
-#include "queue/replay.h"
+#include "session/queue.h"
 #include "utilities/file.h"
 
 namespace rq {
@@ -27,51 +23,14 @@ bool parse_int(const std::string& s, int64_t& n) {
     return true;
 }
 
-queue::PolicyDefaults policy_defaults(const Session& s) {
-    return {s.options.queue_policy, s.options.queue_depth, s.options.reservation_depth};
-}
-
-// The queue, created on first use with the command-line settings. Errors
-// (a bad --queue-policy, an unwritable --events-json) are printed here.
+// The session's queue; the reason it cannot be made is printed here.
 queue::Simulator* simulator(Session& s) {
-    if (s.queue) return s.queue.get();
-    auto policy = queue::make_queue_policy(s.options.queue_policy, s.options.queue_depth, s.options.reservation_depth);
-    if (!policy) {
-        std::cerr << "ERROR: --queue-policy: " << policy.message() << "\n";
+    auto made = session_queue(s);
+    if (!made) {
+        std::cerr << "ERROR: " << made.message() << "\n";
         return nullptr;
     }
-    auto log = std::make_unique<queue::EventLog>(&s.out());
-    if (!s.options.events_json.empty()) {
-        Status opened = log->open_json(s.options.events_json);
-        if (!opened) {
-            std::cerr << "ERROR: " << opened.message() << "\n";
-            return nullptr;
-        }
-    }
-    queue::JqmConfig jqm = queue::default_jqm_config();
-    if (!s.options.queues_file.empty()) {
-        std::string text;
-        if (!s.read_input(s.options.queues_file, text)) {
-            std::cerr << "ERROR: -Q: cannot read " << s.options.queues_file << "\n";
-            return nullptr;
-        }
-        auto loaded = queue::parse_jqm_config(s.options.queues_file, text);
-        if (!loaded) {
-            std::cerr << "ERROR: -Q: " << loaded.message() << "\n";
-            return nullptr;
-        }
-        jqm = std::move(*loaded);
-    }
-    auto policies = queue::resolve_queue_policies(jqm, policy_defaults(s));
-    if (!policies) {
-        std::cerr << "ERROR: " << (s.options.queues_file.empty() ? "--queue-policy: " : "-Q: " + s.options.queues_file + ": ")
-                  << policies.message() << "\n";
-        return nullptr;
-    }
-    s.queue_log = std::move(log);
-    s.queue = std::make_unique<queue::Simulator>(*s.traverser, *policy, *s.queue_log, s.next_jobid);
-    s.queue->set_queues(std::move(jqm), std::move(*policies));
-    return s.queue.get();
+    return *made;
 }
 
 Next queue_error(const std::string& what, const std::string& message) {
@@ -88,21 +47,7 @@ Status shape_job(Session& s, const Args& args, size_t i, int64_t duration, queue
         std::string text;
         for (size_t k = i + 1; k < args.size(); ++k) text += (k > i + 1 ? " " : "") + args[k];
         what = "request " + text;
-        if (s.traverser->dominant() != kContainment)
-            return make_error(Errc::kInvalid, "pool requests need containment as the dominant subsystem (-S CA, C+...)");
-        auto request = pools::parse_request(text);
-        if (!request) return request.error();
-        // The queue rejects what can never fit; ask first to say why.
-        if (!s.pool_matcher)
-            s.pool_matcher = std::make_unique<pools::PoolMatcher>(*s.graph, *s.store, s.traverser->prune_spec());
-        auto sat = s.pool_matcher->find(*request, pools::PoolOp::kSatisfiability, 1);
-        if (!sat && sat.code() == Errc::kUnsatisfiable)
-            return make_error(Errc::kUnsatisfiable, what + ": " + sat.message());
-        job.pool = std::make_shared<const pools::Request>(std::move(*request));
-        job.source = std::make_shared<const std::string>(what);
-        job.jobspec = std::make_shared<Jobspec>();
-        job.estimate = duration < 0 ? 3600 : duration;
-        return ok_status();
+        return shape_pool_job(s, text, duration, job);
     }
     if (i + 1 != args.size())
         return make_error(Errc::kInvalid, "usage: submit [--queue Q] [--priority P] [--name DEF] [--runtime S] "
@@ -110,37 +55,15 @@ Status shape_job(Session& s, const Args& args, size_t i, int64_t duration, queue
     what = args[i];
     if (duration >= 0)
         return make_error(Errc::kInvalid, "--duration is for pool requests; a jobspec's requested time is its duration");
-    std::string text;
-    if (!s.read_input(what, text)) {
-        if (pools::parse_request(what)) return make_error(Errc::kNotFound, "cannot read " + what + " (a pool request is written: submit request " + what + ")");
-        return make_error(Errc::kNotFound, "cannot read " + what);
-    }
-    auto jobspec = parse_jobspec(text, s.graph->types());
-    if (!jobspec) return make_error(jobspec.code(), what + ": " + jobspec.message());
-    double d = jobspec->duration;
-    if (!(d >= 1 && d < double(kGraphEnd)))
-        return make_error(Errc::kInvalid, what + ": attributes.system.duration must be at least 1 second (the requested time)");
-    job.estimate = static_cast<int64_t>(std::ceil(d));
-    job.jobspec = std::make_shared<Jobspec>(std::move(*jobspec));
-    job.source = std::make_shared<const std::string>(std::move(text));
-    return ok_status();
+    return shape_jobspec_job(s, what, job);
 }
 
 // A submit the queue refuses (it can never run there) is a `reject`
 // event without a job id (docs/queue.md, "Events"), so that a
 // script reading --events-json sees it.
 void log_reject(Session& s, const queue::QueueJob& job, const std::string& what, const std::string& why) {
-    queue::Simulator* q = simulator(s);
-    if (q == nullptr || !s.queue_log) return;
-    queue::Event e;
-    e.time = q->now();
-    e.event = "reject";
-    e.queue = job.queue;
-    e.name = job.name.empty() ? what : job.name;
-    // The shape's errors start with what was submitted: the name says it.
-    std::string reason = why.rfind(what + ": ", 0) == 0 ? why.substr(what.size() + 2) : why;
-    e.fields = {{"reason", "\"" + reason + "\""}};
-    s.queue_log->emit(e);
+    if (simulator(s) == nullptr) return;  // the reason is printed
+    log_queue_reject(s, job, what, why);
 }
 
 }  // namespace
@@ -296,7 +219,7 @@ Next cmd_queue_add(Session& s, const Args& args) {
     }
     queue::Simulator* sim = simulator(s);
     if (sim == nullptr) return Next::kFailed;  // the reason is printed
-    Status added = sim->add_queue(std::move(q), policy_defaults(s));
+    Status added = sim->add_queue(std::move(q), queue_policy_defaults(s));
     if (!added) return queue_error("queue-add", added.message());
     return Next::kContinue;
 }
@@ -329,11 +252,6 @@ Next cmd_queue_manager(Session& s, const Args& args) {
     Status added = sim->add_queue_manager(args[1], std::move(m));
     if (!added) return queue_error("queue-manager", added.message());
     return Next::kContinue;
-}
-
-void finish_queue(Session& s) {
-    if (s.queue) s.queue->settle();
-    if (s.queue_log) s.queue_log->flush();
 }
 
 namespace {
@@ -369,33 +287,11 @@ private:
 }  // namespace
 
 int run_replay(Session& s) {
-    queue::ReplayConfig config;
-    config.trace = s.options.replay;
-    config.shift = s.options.replay_shift;
-    config.whole_nodes = s.options.replay_nodes;
-    config.csv = s.options.replay_csv;
-    config.exhaustive = s.options.replay_exhaustive;
-    config.events_json = s.options.events_json;
-    auto policy = queue::make_queue_policy(s.options.queue_policy, s.options.queue_depth, s.options.reservation_depth);
-    if (!policy) {
-        std::cerr << "ERROR: --queue-policy: " << policy.message() << "\n";
-        return 1;
-    }
-    config.policy = *policy;
-    config.read = [&s](const std::string& p, std::string& t) { return s.read_input(p, t); };
-    config.pool_machine = pools::is_pool_format(s.options.load_format) || !s.options.replay_request.empty();
-    config.request_template = s.options.replay_request.empty() ? queue::kDefaultReplayRequest : s.options.replay_request;
-    config.completed_only = s.options.replay_completed_only;
-    config.partition_queues = s.options.replay_partition_queues;
-    config.summary_json = s.options.replay_summary;
-    config.slowdown_bound = s.options.replay_slowdown_bound;
-    config.top_users = static_cast<size_t>(s.options.replay_top_users);
     ReplayStopSignals signals;
-    config.stop = &replay_stop;
-    Status done = queue::replay(*s.traverser, config, s.out(), std::cerr);
+    Status done = replay_trace(s, std::cerr, &replay_stop);
     s.out().flush();
     if (!done) {
-        std::cerr << "ERROR: --replay: " << done.message() << "\n";
+        std::cerr << "ERROR: " << done.message() << "\n";
         // Stopped by a signal: the shell's convention, 128 + the signal.
         return replay_stop != 0 ? 128 + replay_stop : 1;
     }

@@ -72,8 +72,6 @@ Next cmd_save(Session&, const Args&);            // cmd_save.cc
 Next cmd_allocated(Session&, const Args&);       // cmd_queries.cc
 Next cmd_available(Session&, const Args&);       // cmd_queries.cc
 
-// Settles the simulated queue at end of input (its last pass runs).
-void finish_queue(Session&);             // cmd_queue.cc
 // --replay TRACE: runs the workload and returns the exit status.
 int run_replay(Session&);                // cmd_queue.cc
 

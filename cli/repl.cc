@@ -17,6 +17,7 @@
 #include "utilities/file.h"
 #include "resource/graph_export.h"
 #include "session/build.h"
+#include "session/queue.h"
 #include "state/session_state.h"
 
 namespace rq {

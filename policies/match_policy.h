@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "policies/id_order.h"
+#include "policies/scoring.h"
 #include "resource/graph.h"
 #include "resource/jobspec.h"
-#include "traversers/scoring.h"
-#include "traversers/select_order.h"
 #include "utilities/result.h"
 
 namespace rq {
@@ -44,7 +44,8 @@ public:
 
     // For a policy whose candidates rank by id-based score alone (and that
     // does not stop early): that order, so the traverser can walk the
-    // candidates best first and stop (select_order.h). nullptr otherwise.
+    // candidates best first and stop (traversers/select_order.h). nullptr
+    // otherwise.
     virtual const IdOrder* id_order() const { return nullptr; }
 
     // Policy switches read by the traverser.

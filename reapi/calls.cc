@@ -6,10 +6,10 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
-#include "pools/env_writer.h"
 #include "reapi/init_options.h"
 #include "session/build.h"
 #include "session/operations.h"
+#include "session/pools.h"
 #include "utilities/idset.h"
 
 namespace rq::reapi {
@@ -397,7 +397,7 @@ int find(reapi_cli_ctx& c, const char* criteria, const char* format, char** R) {
     Session& s = *c.session;
     std::unique_ptr<MatchWriter> own;
     if (format != nullptr) {
-        auto made = pools::make_pool_writer(format);
+        auto made = make_named_writer(format);
         if (!made) return fail(c, EINVAL, "find: ERROR: unknown format " + std::string(format));
         own = std::move(*made);
     }

@@ -17,7 +17,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// The writer's text, or its error (the writer is reset then).
+}  // namespace
+
 Status flush_to(Session& s, MatchWriter& writer, std::string& R) {
     std::ostringstream& text = s.writer_text;
     if (text.getloc() != std::locale::classic()) text.imbue(std::locale::classic());  // whatever the host's
@@ -31,6 +32,8 @@ Status flush_to(Session& s, MatchWriter& writer, std::string& R) {
     R = text.str();
     return Status();
 }
+
+namespace {
 
 Result<Jobspec> cached_parse(Session& s, const std::string& text) {
     auto hit = s.jobspec_cache.find(text);

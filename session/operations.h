@@ -13,6 +13,10 @@
 
 namespace rq {
 
+// The writer's text in R, through the session's reused stream (its locale
+// fixed), or the writer's error (the writer is then reset).
+Status flush_to(Session& s, MatchWriter& writer, std::string& R);
+
 // The id a counter-based match takes: the counter, moved past live jobs.
 // `update` may have set the counter back below ids still in use; a new
 // match must never share an id with a live job (one cancel would then

@@ -3,27 +3,21 @@
 
 #include <gtest/gtest.h>
 
-#include "session/build.h"
-#include "utilities/file.h"
+#include "session/session_test_util.h"
 
 namespace rq {
 namespace {
 
-std::string slurp(const std::string& relative) {
-    std::string text;
-    EXPECT_TRUE(read_file(std::string(RQ_SOURCE_DIR) + "/" + relative, text)) << relative;
-    return text;
-}
+using testing::source_text;
 
 struct TinySession : ::testing::Test {
     Session s;
     void SetUp() override {
         Options options;
         options.match_format = "jgf";
-        ASSERT_TRUE(load_session_graph(s, options, slurp("conf/tiny.graphml"), {}, nullptr).ok());
-        ASSERT_TRUE(finish_session(s).ok());
+        testing::load_tiny_session(s, options);
     }
-    std::string core = slurp("t/data/jobspecs/node-socket-core.yaml");
+    std::string core = source_text("t/data/jobspecs/node-socket-core.yaml");
 };
 
 TEST_F(TinySession, MatchRecordsTheJobAndReturnsTheWriterText) {

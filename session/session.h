@@ -90,7 +90,7 @@ struct Session {
     // state/'s own data (journal, save targets, the --state database).
     std::shared_ptr<void> state;
 
-    // The simulated queue (cli/cmd_queue.cc), created by its first command.
+    // The simulated queue (session/queue.h), created by its first command.
     std::unique_ptr<queue::EventLog> queue_log;
     std::unique_ptr<queue::Simulator> queue;
 };

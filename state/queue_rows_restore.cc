@@ -75,7 +75,7 @@ Result<QueueJob> job_of(Statement& r, const std::string& source, const Session& 
     return j;
 }
 
-// The simulator as the REPL's first queue command makes it (cli/cmd_queue.cc),
+// The simulator as the REPL's first queue command makes it (session/queue.cc),
 // with the saved queues.
 Status make_simulator(Session& s, queue::JqmConfig config, const std::string& where) {
     const Options& o = s.options;

@@ -23,13 +23,13 @@
 #include <boost/container/small_vector.hpp>
 
 #include "policies/match_policy.h"
+#include "policies/scoring.h"
 #include "resource/graph.h"
 #include "resource/jobspec.h"
 #include "resource/match_writer.h"
 #include "resource/schedule.h"
 #include "traversers/flexible.h"
 #include "traversers/pruning.h"
-#include "traversers/scoring.h"
 #include "traversers/select_order.h"
 
 namespace rq {

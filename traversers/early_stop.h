@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "policies/match_policy.h"
-#include "traversers/scoring.h"
+#include "policies/scoring.h"
 
 namespace rq {
 

@@ -17,17 +17,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "policies/id_order.h"
 #include "resource/graph.h"
 #include "resource/planner.h"
 
 namespace rq {
-
-// How an ID-based policy ranks candidates.
-struct IdOrder {
-    bool high = true;          // greater scores first (else lower first)
-    bool node_centric = false; // node factor on
-    bool operator==(const IdOrder& o) const { return high == o.high && node_centric == o.node_centric; }
-};
 
 class IdOrderIndex {
 public:

@@ -1,5 +1,5 @@
 # grug2dot renders every recipe (ours and the conformance suite's), and the
-# output is valid Graphviz.
+# output is valid Graphviz (the program: grug2dot/main.cc).
 . "$(dirname "$0")/lib.sh"
 G2D="$BIN/grug2dot"
 

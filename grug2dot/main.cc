@@ -1,6 +1,14 @@
 // grug2dot: render a GRUG recipe (not the generated graph) as Graphviz DOT
 // (spec/grug2dot.md). Writes <stem>.dot in the current directory, or the
 // -o file; never replaces an existing file unless --force.
+//
+// A front end in its own folder, beside cli/ (resource-query) and reapi/
+// (libreapi_cli), rather than inside cli/: it is a separate program that
+// shares nothing with the REPL (no session, no options table, no
+// commands) and reads only the recipe parser (resource/grug.h). In cli/ it
+// would need its own exclusion from the core library's glob and would blur
+// what cli/ is; here the folder is the program (docs/design.md "Rooms and
+// their doors").
 #include <fcntl.h>
 #include <getopt.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "traversers/scoring.h"
+#include "policies/scoring.h"
 #include "utilities/saturating.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "traversers/scoring.h"
+#include "policies/scoring.h"
 
 #include <gtest/gtest.h>
 

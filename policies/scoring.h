@@ -3,6 +3,11 @@
 // the ordered list of candidate "evaluated edge groups" (a child or a slot
 // with a score, an available count and the edges that would be selected),
 // and which of them the policy chose.
+//
+// It is the policies' own language (MatchPolicy's callbacks take and choose
+// ScoreSets), so it lives here: the traverser fills it and includes it from
+// policies/, and policies/ includes nothing of the traverser
+// (docs/design.md "Layering rules").
 #pragma once
 
 #include <boost/container/small_vector.hpp>

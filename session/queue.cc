@@ -1,0 +1,124 @@
+#include "session/queue.h"
+
+#include <cmath>
+#include <memory>
+#include <utility>
+
+#include "pools/pool_load.h"
+#include "pools/request.h"
+#include "queue/replay.h"
+#include "session/pools.h"
+
+namespace rq {
+
+queue::PolicyDefaults queue_policy_defaults(const Session& s) {
+    return {s.options.queue_policy, s.options.queue_depth, s.options.reservation_depth};
+}
+
+Result<queue::Simulator*> session_queue(Session& s) {
+    if (s.queue) return s.queue.get();
+    auto policy = queue::make_queue_policy(s.options.queue_policy, s.options.queue_depth, s.options.reservation_depth);
+    if (!policy) return make_error(policy.code(), "--queue-policy: " + policy.message());
+    auto log = std::make_unique<queue::EventLog>(&s.out());
+    if (!s.options.events_json.empty()) {
+        Status opened = log->open_json(s.options.events_json);
+        if (!opened) return opened.error();
+    }
+    queue::JqmConfig jqm = queue::default_jqm_config();
+    if (!s.options.queues_file.empty()) {
+        std::string text;
+        if (!s.read_input(s.options.queues_file, text))
+            return make_error(Errc::kNotFound, "-Q: cannot read " + s.options.queues_file);
+        auto loaded = queue::parse_jqm_config(s.options.queues_file, text);
+        if (!loaded) return make_error(loaded.code(), "-Q: " + loaded.message());
+        jqm = std::move(*loaded);
+    }
+    auto policies = queue::resolve_queue_policies(jqm, queue_policy_defaults(s));
+    if (!policies)
+        return make_error(policies.code(), (s.options.queues_file.empty() ? "--queue-policy: " : "-Q: " + s.options.queues_file + ": ") +
+                                               policies.message());
+    s.queue_log = std::move(log);
+    s.queue = std::make_unique<queue::Simulator>(*s.traverser, *policy, *s.queue_log, s.next_jobid);
+    s.queue->set_queues(std::move(jqm), std::move(*policies));
+    return s.queue.get();
+}
+
+Status shape_pool_job(Session& s, const std::string& items, int64_t duration, queue::QueueJob& job) {
+    std::string what = "request " + items;
+    if (s.traverser->dominant() != kContainment)
+        return make_error(Errc::kInvalid, "pool requests need containment as the dominant subsystem (-S CA, C+...)");
+    auto request = pools::parse_request(items);
+    if (!request) return request.error();
+    // The queue rejects what can never fit; ask first to say why.
+    auto sat = session_pool_matcher(s).find(*request, pools::PoolOp::kSatisfiability, 1);
+    if (!sat && sat.code() == Errc::kUnsatisfiable)
+        return make_error(Errc::kUnsatisfiable, what + ": " + sat.message());
+    job.pool = std::make_shared<const pools::Request>(std::move(*request));
+    job.source = std::make_shared<const std::string>(what);
+    job.jobspec = std::make_shared<Jobspec>();
+    job.estimate = duration < 0 ? 3600 : duration;
+    return ok_status();
+}
+
+Status shape_jobspec_job(Session& s, const std::string& path, queue::QueueJob& job) {
+    std::string text;
+    if (!s.read_input(path, text)) {
+        if (pools::parse_request(path))
+            return make_error(Errc::kNotFound, "cannot read " + path + " (a pool request is written: submit request " + path + ")");
+        return make_error(Errc::kNotFound, "cannot read " + path);
+    }
+    auto jobspec = parse_jobspec(text, s.graph->types());
+    if (!jobspec) return make_error(jobspec.code(), path + ": " + jobspec.message());
+    double d = jobspec->duration;
+    if (!(d >= 1 && d < double(kGraphEnd)))
+        return make_error(Errc::kInvalid, path + ": attributes.system.duration must be at least 1 second (the requested time)");
+    job.estimate = static_cast<int64_t>(std::ceil(d));
+    job.jobspec = std::make_shared<Jobspec>(std::move(*jobspec));
+    job.source = std::make_shared<const std::string>(std::move(text));
+    return ok_status();
+}
+
+void log_queue_reject(Session& s, const queue::QueueJob& job, const std::string& what, const std::string& why) {
+    if (!s.queue || !s.queue_log) return;
+    queue::Event e;
+    e.time = s.queue->now();
+    e.event = "reject";
+    e.queue = job.queue;
+    e.name = job.name.empty() ? what : job.name;
+    // The shape's errors start with what was submitted: the name says it.
+    std::string reason = why.rfind(what + ": ", 0) == 0 ? why.substr(what.size() + 2) : why;
+    e.fields = {{"reason", "\"" + reason + "\""}};
+    s.queue_log->emit(e);
+}
+
+Status replay_trace(Session& s, std::ostream& err, const volatile std::sig_atomic_t* stop) {
+    queue::ReplayConfig config;
+    config.trace = s.options.replay;
+    config.shift = s.options.replay_shift;
+    config.whole_nodes = s.options.replay_nodes;
+    config.csv = s.options.replay_csv;
+    config.exhaustive = s.options.replay_exhaustive;
+    config.events_json = s.options.events_json;
+    auto policy = queue::make_queue_policy(s.options.queue_policy, s.options.queue_depth, s.options.reservation_depth);
+    if (!policy) return make_error(policy.code(), "--queue-policy: " + policy.message());
+    config.policy = *policy;
+    config.read = [&s](const std::string& p, std::string& t) { return s.read_input(p, t); };
+    config.pool_machine = pools::is_pool_format(s.options.load_format) || !s.options.replay_request.empty();
+    config.request_template = s.options.replay_request.empty() ? queue::kDefaultReplayRequest : s.options.replay_request;
+    config.completed_only = s.options.replay_completed_only;
+    config.partition_queues = s.options.replay_partition_queues;
+    config.summary_json = s.options.replay_summary;
+    config.slowdown_bound = s.options.replay_slowdown_bound;
+    config.top_users = static_cast<size_t>(s.options.replay_top_users);
+    config.stop = stop;
+    Status done = queue::replay(*s.traverser, config, s.out(), err);
+    if (!done) return make_error(done.code(), "--replay: " + done.message());
+    return ok_status();
+}
+
+void finish_queue(Session& s) {
+    if (s.queue) s.queue->settle();
+    if (s.queue_log) s.queue_log->flush();
+}
+
+}  // namespace rq
