@@ -1,5 +1,6 @@
 // request and hwdetect: resource pools of HyperQueue, canary and CTest
 // (pools/). Thin: parsing, matching and printing live in pools/.
+#include <chrono>
 #include <iostream>
 
 #include "session/operations.h"
@@ -97,6 +98,7 @@ Next cmd_request(Session& s, const Args& args) {
         writer = own.get();
     }
     const int64_t jobid = s.next_jobid;
+    const auto started = std::chrono::steady_clock::now();
     auto found = matcher(s).find(*request, command->op, command->duration);
     if (command->op == pools::PoolOp::kSatisfiability) {
         if (!found && found.code() == Errc::kUnsatisfiable) std::cerr << "request: ERROR: " << found.message() << std::endl;
@@ -130,7 +132,9 @@ Next cmd_request(Session& s, const Args& args) {
     job.state = found->at == 0 ? JobState::kAllocated : JobState::kReserved;
     job.scheduled_at = found->at;
     job.jobspec_path = s.share_path("request " + command->text);
+    job.overhead = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     s.jobs[jobid] = job;
+    record_match_time(s, job.overhead);
     return Next::kContinue;
 }
 

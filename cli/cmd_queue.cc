@@ -1,8 +1,12 @@
 // The simulated queue's commands: submit, set-priority, dequeue, queue,
 // time, advance, run (docs/queue.md), and --replay.
 // The queue itself lives in queue/; this file only parses and prints.
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <iostream>
 
 #include "cli/command_table.h"
@@ -23,6 +27,35 @@ bool parse_int(const std::string& s, int64_t& n) {
         if (s[k] < '0' || s[k] > '9') return false;
     n = std::stoll(s);
     return true;
+}
+
+std::string number_text(double d) {
+    char text[40];
+    std::snprintf(text, sizeof text, "%.17g", d);
+    return text;
+}
+
+// A whole number of seconds from `low` to `high` for option `flag`. A
+// value written as a number but beyond the range says the real limit
+// ("--runtime 1e300: out of range, at most ...") rather than "not a
+// number" (README "Errors and limits").
+Status parse_seconds(const std::string& flag, const std::string& value, int64_t low, int64_t high, int64_t& n) {
+    std::string shape = flag + " must be a number of seconds >= " + std::to_string(low) + ", not '" + value + "'";
+    if (parse_int(value, n)) {
+        if (n < low) return make_error(Errc::kInvalid, shape);
+        if (n > high) return make_error(Errc::kRange, flag + " " + value + ": out of range, at most " + std::to_string(high));
+        return ok_status();
+    }
+    char* end = nullptr;
+    errno = 0;
+    long double v = value.empty() ? 0 : std::strtold(value.c_str(), &end);
+    if (value.empty() || end == value.c_str() || *end != '\0' || std::isnan(v)) return make_error(Errc::kInvalid, shape);
+    if (v > static_cast<long double>(high))
+        return make_error(Errc::kRange, flag + " " + value + ": out of range, at most " + std::to_string(high));
+    if (v < static_cast<long double>(low)) return make_error(Errc::kInvalid, shape);
+    if (v != std::floor(v)) return make_error(Errc::kInvalid, flag + " must be a whole number of seconds, not '" + value + "'");
+    n = static_cast<int64_t>(v);
+    return ok_status();
 }
 
 queue::PolicyDefaults policy_defaults(const Session& s) {
@@ -49,8 +82,9 @@ queue::Simulator* simulator(Session& s) {
     queue::JqmConfig jqm = queue::default_jqm_config();
     if (!s.options.queues_file.empty()) {
         std::string text;
-        if (!s.read_input(s.options.queues_file, text)) {
-            std::cerr << "ERROR: -Q: cannot read " << s.options.queues_file << "\n";
+        std::string why;
+        if (!s.read_input(s.options.queues_file, text, FileKind::kConfig, &why)) {
+            std::cerr << "ERROR: -Q: cannot read " << s.options.queues_file << ": " << why << "\n";
             return nullptr;
         }
         auto loaded = queue::parse_jqm_config(s.options.queues_file, text);
@@ -108,14 +142,17 @@ Status shape_job(Session& s, const Args& args, size_t i, int64_t duration, queue
     what = args[i];
     if (duration >= 0)
         return make_error(Errc::kInvalid, "--duration is for pool requests; a jobspec's requested time is its duration");
-    std::string text;
-    if (!s.read_input(what, text)) {
+    std::string text, why;
+    if (!s.read_input(what, text, FileKind::kJobspec, &why)) {
         if (pools::parse_request(what)) return make_error(Errc::kNotFound, "cannot read " + what + " (a pool request is written: submit request " + what + ")");
-        return make_error(Errc::kNotFound, "cannot read " + what);
+        return make_error(Errc::kNotFound, "cannot read " + what + ": " + why);
     }
     auto jobspec = parse_jobspec(text, s.graph->types());
     if (!jobspec) return make_error(jobspec.code(), what + ": " + jobspec.message());
     double d = jobspec->duration;
+    if (d > double(kGraphEnd - 1) && !std::isnan(d))
+        return make_error(Errc::kRange, what + ": attributes.system.duration " + number_text(d) +
+                                            ": out of range, at most " + std::to_string(kGraphEnd - 1));
     if (!(d >= 1 && d < double(kGraphEnd)))
         return make_error(Errc::kInvalid, what + ": attributes.system.duration must be at least 1 second (the requested time)");
     job.estimate = static_cast<int64_t>(std::ceil(d));
@@ -150,12 +187,12 @@ Next cmd_submit(Session& s, const Args& args) {
                 return queue_error("submit", "--rm needs KEY=COUNT (a resource manager's consumption), not '" + value + "'");
             job.rm[value.substr(0, eq)] = n;
         } else if (flag == "--runtime") {
-            if (!parse_int(value, n) || n < 0)
-                return queue_error("submit", "--runtime must be a number of seconds >= 0, not '" + value + "'");
+            // Any run time: one beyond the requested time is killed at it.
+            if (Status ok = parse_seconds(flag, value, 0, INT64_MAX, n); !ok) return queue_error("submit", ok.message());
             runtime = n;
         } else if (flag == "--duration") {
-            if (!parse_int(value, n) || n < 1 || n >= kGraphEnd)
-                return queue_error("submit", "--duration must be a number of seconds >= 1, not '" + value + "'");
+            // The planner's time window is [0, kGraphEnd).
+            if (Status ok = parse_seconds(flag, value, 1, kGraphEnd - 1, n); !ok) return queue_error("submit", ok.message());
             duration = n;
         } else {
             return queue_error("submit", "unknown option '" + flag + "' (--queue, --priority, --name, --runtime, --rm, --duration)");
@@ -302,9 +339,32 @@ Next cmd_queue_manager(Session& s, const Args& args) {
     return Next::kContinue;
 }
 
-void finish_queue(Session& s) {
+Status finish_queue(Session& s) {
     if (s.queue) s.queue->settle();
-    if (s.queue_log) s.queue_log->flush();
+    if (!s.queue_log) return ok_status();
+    s.queue_log->flush();
+    return s.queue_log->check_json_written();
+}
+
+Status check_queue_options(const Session& s) {
+    const Options& o = s.options;
+    if (!o.events_json.empty()) {
+        // Opened (and emptied) here as the queue will open it.
+        std::ofstream probe(o.events_json, std::ios::trunc);
+        if (!probe) return make_error(Errc::kIo, "--events-json: cannot open " + o.events_json + " for writing: " +
+                                                     std::strerror(errno));
+    }
+    auto policy = queue::make_queue_policy(o.queue_policy, o.queue_depth, o.reservation_depth);
+    if (!policy) return make_error(Errc::kInvalid, "--queue-policy: " + policy.message());
+    if (o.queues_file.empty()) return ok_status();
+    std::string text, why;
+    if (!read_file(o.queues_file, text, &why, FileKind::kConfig))
+        return make_error(Errc::kIo, "-Q: cannot read " + o.queues_file + ": " + why);
+    auto loaded = queue::parse_jqm_config(o.queues_file, text);
+    if (!loaded) return make_error(Errc::kInvalid, "-Q: " + loaded.message());
+    auto policies = queue::resolve_queue_policies(*loaded, policy_defaults(s));
+    if (!policies) return make_error(Errc::kInvalid, "-Q: " + o.queues_file + ": " + policies.message());
+    return ok_status();
 }
 
 int run_replay(Session& s) {
@@ -321,7 +381,7 @@ int run_replay(Session& s) {
         return 1;
     }
     config.policy = *policy;
-    config.read = [&s](const std::string& p, std::string& t) { return s.read_input(p, t); };
+    config.read = [&s](const std::string& p, std::string& t) { return s.read_input(p, t, FileKind::kTrace); };
     Status done = queue::replay(*s.traverser, config, s.out(), std::cerr);
     s.out().flush();
     if (!done) {

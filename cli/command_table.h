@@ -72,10 +72,14 @@ Next cmd_save(Session&, const Args&);            // cmd_save.cc
 Next cmd_allocated(Session&, const Args&);       // cmd_queries.cc
 Next cmd_available(Session&, const Args&);       // cmd_queries.cc
 
-// Settles the simulated queue at end of input (its last pass runs).
-void finish_queue(Session&);             // cmd_queue.cc
+// Settles the simulated queue at end of input (its last pass runs); an
+// error if its --events-json file could not be written.
+Status finish_queue(Session&);           // cmd_queue.cc
 // --replay TRACE: runs the workload and returns the exit status.
 int run_replay(Session&);                // cmd_queue.cc
+// Start-up check of -Q, --queue-policy and --events-json, so that a bad
+// one is refused before any command runs (cmd_queue.cc).
+Status check_queue_options(const Session&);
 
 // "ERROR: malformed command" on stderr (spec/cli.md §5).
 Next malformed();

@@ -87,7 +87,7 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
     int64_t cores = total_size(graph, types::kCore);
     int64_t nodes = total_size(graph, types::kNode);
     int64_t cores_per_node = nodes > 0 ? cores / nodes : 0;
-    InputReader read = config.read ? config.read : InputReader([](const std::string& p, std::string& t) { return read_file(p, t); });
+    InputReader read = config.read ? config.read : InputReader([](const std::string& p, std::string& t) { return read_file(p, t, nullptr, FileKind::kTrace); });
     auto source = open_trace(config.trace, config.whole_nodes ? nodes : cores, config.shift, read);
     if (!source) return source.error();
     TraceSource& trace = **source;
@@ -137,7 +137,7 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
             if (!tj.jobspec_path.empty()) {
                 double d = 0;
                 auto js = cache.for_file(tj.jobspec_path, d);
-                if (!js) return js.error();
+                if (!js) return make_error(js.code(), config.trace + ": job " + std::to_string(tj.number) + ": " + js.message());
                 job.jobspec = *js;
                 if (job.estimate == 0) job.estimate = d >= 1 ? static_cast<int64_t>(std::ceil(d)) : tj.runtime;
                 job.estimate = std::max<int64_t>(job.estimate, 1);
@@ -163,6 +163,8 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
     if (!left) return left.error();
     log.flush();
     csv.flush();
+    if (csv_file.is_open() && !csv_file) return make_error(Errc::kIo, "--replay-csv: error writing " + config.csv);
+    RQ_TRY(log.check_json_written());
 
     const SkipCounts& skipped = trace.skipped();
     if (skipped.total() > 0)
@@ -197,6 +199,8 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
     line("cpu_seconds", fixed(cpu, 3));
     line("jobs_per_cpu_second", fixed(cpu > 0 ? double(submitted) / cpu : 0, 0));
     line("peak_rss_kb", std::to_string(peak_rss_kb()));
+    out.flush();
+    if (!out) return make_error(Errc::kIo, "error writing the summary (standard output or -t)");
     return ok_status();
 }
 

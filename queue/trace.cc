@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "utilities/file.h"
+
 namespace rq::queue {
 
 namespace {
@@ -15,6 +17,10 @@ public:
     SwfSource(std::string path, int64_t capacity, bool shift)
         : path_(std::move(path)), capacity_(capacity), shift_(shift) {}
     Status open() {
+        // Streamed line by line: bounded by the file's size, never opened if
+        // it is a FIFO or a device (utilities/file.h).
+        if (std::string problem = streamed_file_problem(path_, FileKind::kTrace); !problem.empty())
+            return make_error(Errc::kIo, "cannot read " + path_ + ": " + problem);
         in_.open(path_);
         if (!in_) return make_error(Errc::kIo, "cannot read " + path_);
         return ok_status();
@@ -93,6 +99,14 @@ private:
     int64_t last_submit_ = INT64_MIN;
 };
 
+// A relative `jobspec:` path names a file beside the list, wherever the
+// session runs (README "Queues in simulated time").
+std::string beside(const std::string& list_path, const std::string& jobspec_path) {
+    size_t slash = list_path.rfind('/');
+    if (jobspec_path.empty() || jobspec_path[0] == '/' || slash == std::string::npos) return jobspec_path;
+    return list_path.substr(0, slash + 1) + jobspec_path;
+}
+
 // A YAML list, loaded whole (it is meant for small hand-written cases):
 //   - submit: 0          # required, seconds
 //     runtime: 100       # required
@@ -126,7 +140,7 @@ public:
                 j.submit = item["submit"].as<int64_t>();
                 j.runtime = item["runtime"].as<int64_t>();
                 if (item["size"]) j.size = item["size"].as<int64_t>();
-                if (item["jobspec"]) j.jobspec_path = item["jobspec"].as<std::string>();
+                if (item["jobspec"]) j.jobspec_path = beside(path, item["jobspec"].as<std::string>());
                 if (j.jobspec_path.empty() && !item["size"]) return make_error(Errc::kInvalid, at + "needs 'size' or 'jobspec'");
                 j.estimate = item["estimate"] ? item["estimate"].as<int64_t>() : 0;
                 if (item["priority"]) j.priority = item["priority"].as<int>();
