@@ -38,7 +38,7 @@ std::string number_text(double d) {
 // A whole number of seconds from `low` to `high` for option `flag`. A
 // value written as a number but beyond the range says the real limit
 // ("--runtime 1e300: out of range, at most ...") rather than "not a
-// number" (README "Errors and limits").
+// number" (docs/formats.md "Limits on input files").
 Status parse_seconds(const std::string& flag, const std::string& value, int64_t low, int64_t high, int64_t& n) {
     std::string shape = flag + " must be a number of seconds >= " + std::to_string(low) + ", not '" + value + "'";
     if (parse_int(value, n)) {

@@ -130,8 +130,8 @@ namespace {
 
 // A command ran out of memory part-way (the input files themselves are
 // bounded, utilities/file.h): what it changed cannot be trusted, so the
-// session ends with one line instead of an abort (README "Errors and
-// limits").
+// session ends with one line instead of an abort (docs/formats.md
+// "Limits on input files").
 [[noreturn]] void out_of_memory(const std::string& command) {
     std::cout.flush();
     std::cerr << "ERROR: " << command << ": out of memory; the session ends (what the command changed is not kept)"

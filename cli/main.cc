@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
         return rq::run_session(*options);
     } catch (const std::bad_alloc&) {
         // Readers catch their own (resource/loader.h); this is the rest of
-        // start-up (README "Errors and limits").
+        // start-up (docs/formats.md "Limits on input files").
         std::cerr << "resource-query: out of memory" << std::endl;
         return 1;
     }

@@ -26,7 +26,7 @@ namespace rq {
 namespace {
 
 // Start-up failures after option parsing: one line, "resource-query: "
-// and what is wrong, exit 1 (README "Errors and limits"). The reference's
+// and what is wrong, exit 1 (docs/differences.md "Errors and limits"). The reference's
 // ": Runtime error: resource_query_t: ERROR: ...\n" framing (spec/cli.md
 // §1) is pinned by no conformance case; its function-name prefixes and
 // its GRUG lines that say nothing the detail does not are dropped.
@@ -54,8 +54,8 @@ int report_write_error(const std::string& what) {
 }
 
 // Every answer reached its stream: false, with one line on stderr, when a
-// write failed (a full disk, stdout on /dev/full; README "Errors and
-// limits").
+// write failed (a full disk, stdout on /dev/full; docs/formats.md
+// "Limits on input files").
 bool outputs_written(Session& session) {
     session.out().flush();
     std::cout.flush();

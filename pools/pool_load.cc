@@ -14,7 +14,7 @@ bool is_pool_format(const std::string& format) {
 Status load_pools(const std::string& format, const std::string& path, const std::string& text,
                   const std::vector<std::string>& resources, ResourceGraph& graph) {
     Result<Machine> machine = make_error(Errc::kInvalid, "unknown pool format " + format);
-    GrugLimits limits;  // GRUG's memory guard (README "Errors and limits")
+    GrugLimits limits;  // GRUG's memory guard (docs/formats.md "Limits on input files")
     limits.memory_bytes = usable_memory_bytes();
     if (format == "hq") machine = read_hq_workers(text, path, limits);
     else if (format == "canary") machine = read_canary_pool(text, path, limits);

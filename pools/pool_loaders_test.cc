@@ -123,7 +123,7 @@ TEST(EnvWriter, QuotesValuesAndExportsOnlyShellNames) {
 }
 
 // GRUG's memory guard (resource/grug.h): refused while reading, before the
-// workers or items are expanded (README "Errors and limits").
+// workers or items are expanded (docs/formats.md "Limits on input files").
 TEST(PoolLimits, EachLoaderRefusesWhatMemoryCannotHold) {
     GrugLimits limits;
     limits.memory_bytes = uint64_t{1} << 30;  // half is 512 MiB: about 1.3 million vertices

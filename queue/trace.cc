@@ -100,7 +100,7 @@ private:
 };
 
 // A relative `jobspec:` path names a file beside the list, wherever the
-// session runs (README "Queues in simulated time").
+// session runs (docs/queue.md).
 std::string beside(const std::string& list_path, const std::string& jobspec_path) {
     size_t slash = list_path.rfind('/');
     if (jobspec_path.empty() || jobspec_path[0] == '/' || slash == std::string::npos) return jobspec_path;

@@ -17,7 +17,7 @@ namespace {
 
 Status load_by_format(const LoadRequest& request, ResourceGraph& graph, std::vector<std::string>* warnings);
 
-// The pool format (README "Resource pools") whose marks the text bears:
+// The pool format (docs/pools.md) whose marks the text bears:
 // CTest's `version` and `local`, canary's `resource_pool`, HyperQueue's
 // `workers:`; "" if none.
 std::string pool_format_of(const std::string& text) {

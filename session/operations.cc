@@ -46,7 +46,7 @@ Result<Jobspec> cached_parse(Session& s, const std::string& text) {
 
 // The reference's EINVAL line keeps its words; a duration beyond the
 // graph's time window (spec/jobspec.md §7) gets the limit on a line of its
-// own (README "Errors and limits").
+// own (docs/formats.md "Limits on input files").
 std::string duration_problem(double duration) {
     if (!(duration > double(kGraphEnd))) return "";
     char number[40];

@@ -1,6 +1,6 @@
 // Why a jobspec finds no match: the first level of its resource tree that
 // no candidate can hold, what the best candidate has, and where the
-// resources are instead (README "Writing a jobspec"). Computed only when
+// resources are instead (docs/matching.md "Writing a jobspec"). Computed only when
 // asked (`match OP FILE --explain`), never on the match path.
 //
 //   slot[1]->gpu[4]: no socket holds 4 free gpus (the best holds 2); a node

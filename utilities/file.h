@@ -1,5 +1,5 @@
 // Reading a whole input file into a string, bounded: each kind of file has
-// a size limit (README "Errors and limits"), only regular files and pipes
+// a size limit (docs/formats.md "Limits on input files"), only regular files and pipes
 // are read, and a pipe that stays silent is given up on instead of hanging
 // the session.
 #pragma once

@@ -1,7 +1,7 @@
 #!/bin/sh
 # match OP FILE --explain: when nothing matches, the first level of the
 # jobspec that no vertex can hold, and where the resources are instead
-# (traversers/explain.h; README "Writing a jobspec"). The shipped GPU
+# (traversers/explain.h; docs/matching.md "Writing a jobspec"). The shipped GPU
 # examples in t/data/jobspecs/ are the cases.
 #
 # usage: explain.sh BIN_DIR SOURCE_DIR

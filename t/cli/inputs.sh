@@ -1,5 +1,5 @@
 #!/bin/sh
-# Inputs under faults (README "Errors and limits"): bounded reads of every
+# Inputs under faults (docs/formats.md "Limits on input files"): bounded reads of every
 # file a command or an option names, the pool loaders' memory guard, errors
 # that give the real limit, start-up checks, checked writes, one-line
 # start-up errors.
@@ -15,7 +15,7 @@ core=$SRC/t/data/jobspecs/core.yaml
 run_rq() { out=$(timeout 120 "$RQ" "$@" 2>&1); status=$?; }
 
 # ---- bounded reads: devices are refused by every command and option --------
-for cmd in "match allocate @" "match satisfiability @" "cat @" "attach @" "update allocate jgf @ 5 0" \
+for cmd in "match allocate @" "match satisfiability @" "cat @" "attach @" "update allocate jgf @ 5 0 3600" \
     "partial-cancel 1 jgf @"; do
     line=$(printf '%s\n' "$cmd" | sed 's|@|/dev/zero|')
     run_rq -L "$tiny" -F jgf <<EOF
@@ -145,7 +145,7 @@ echo "submit $core" | "$RQ" -L "$tiny" --events-json /dev/full >/dev/null 2>err;
 expect_eq "queue --events-json /dev/full" "1 resource-query: --events-json: error writing /dev/full" "$status $(cat err)"
 
 # ---- stat after only pool requests -------------------------------------------------
-run_rq --resource cpus=4 <<EOF
+run_rq --resource "cpus=range(0-3)" <<EOF
 request allocate cpus=1
 request allocate cpus=1
 stat
