@@ -50,23 +50,32 @@ public:
 private:
     int64_t free_amount(VertexId v) const { return g_.is_up(v) ? store_.avail(v, g_.size(v), 0, 1) : 0; }
 
-    // Free units of `type` in v's subtree (v included); their vertices in
-    // `found` when given.
-    int64_t collect(VertexId v, TypeId type, std::vector<VertexId>* found) const {
-        int64_t free = 0;
+    // Calls visit(u) for each vertex u of `type` in v's subtree (v
+    // included), not looking below u: a type does not nest in itself here.
+    template <class Visit>
+    void each_of_type(VertexId v, TypeId type, Visit visit) const {
         std::vector<VertexId> stack{v};
         while (!stack.empty()) {
             VertexId u = stack.back();
             stack.pop_back();
             if (g_.type(u) == type) {
-                int64_t amount = free_amount(u);
-                free += amount;
-                if (amount > 0 && found != nullptr) found->push_back(u);
-                continue;  // a type does not nest in itself here
+                visit(u);
+                continue;
             }
             for (EdgeId e : g_.out(u))
                 if (g_.edge_alive(e) && g_.subsystem(e) == sub_) stack.push_back(g_.target(e));
         }
+    }
+
+    // Free units of `type` in v's subtree; their vertices in `found` when
+    // given.
+    int64_t collect(VertexId v, TypeId type, std::vector<VertexId>* found) const {
+        int64_t free = 0;
+        each_of_type(v, type, [&](VertexId u) {
+            int64_t amount = free_amount(u);
+            free += amount;
+            if (amount > 0 && found != nullptr) found->push_back(u);
+        });
         return free;
     }
 
@@ -78,17 +87,7 @@ private:
 
     int64_t count_type_under(VertexId v, TypeId type) const {
         int64_t n = 0;
-        std::vector<VertexId> stack{v};
-        while (!stack.empty()) {
-            VertexId u = stack.back();
-            stack.pop_back();
-            if (g_.type(u) == type) {
-                ++n;
-                continue;
-            }
-            for (EdgeId e : g_.out(u))
-                if (g_.edge_alive(e) && g_.subsystem(e) == sub_) stack.push_back(g_.target(e));
-        }
+        each_of_type(v, type, [&](VertexId) { ++n; });
         return n;
     }
 
