@@ -28,7 +28,7 @@ bool read_r_file(Session& s, const std::string& reader, std::initializer_list<co
     }
     std::string why;
     if (!s.read_input(path, text, FileKind::kGraph, &why)) {
-        std::cerr << "ERROR: can't open " << path << "\n  " << path << ": " << why << std::endl;
+        print_cant_open(path, why);
         return false;
     }
     return true;
@@ -97,7 +97,7 @@ Next cmd_attach(Session& s, const Args& args) {
     std::string text;
     std::string why;
     if (!s.read_input(args[1], text, FileKind::kGraph, &why)) {
-        std::cerr << "ERROR: can't open " << args[1] << "\n  " << args[1] << ": " << why << std::endl;
+        print_cant_open(args[1], why);
         return Next::kFailed;
     }
     Status attached = attach_subgraph(s, text);

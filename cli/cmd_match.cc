@@ -88,7 +88,7 @@ Attempt match_one(Session& s, MatchOp op, const std::string& path, bool explain 
     std::string& text = s.read_buffer;
     std::string why;
     if (!s.read_input(path, text, FileKind::kJobspec, &why)) {
-        std::cerr << "ERROR: can't open " << path << "\n  " << path << ": " << why << std::endl;
+        print_cant_open(path, why);
         return Attempt::kUnreadable;
     }
 

@@ -3,6 +3,7 @@
 
 #include "cli/json_output.h"
 
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -183,6 +184,12 @@ Next run_command_line(Session& session, const std::string& line) {
 Next malformed() {
     std::cerr << "ERROR: malformed command" << std::endl;
     return Next::kFailed;
+}
+
+void print_cant_open(const std::string& path, const std::string& why) {
+    std::cerr << "ERROR: can't open " << path << "\n";
+    if (why != std::strerror(ENOENT) && why != std::strerror(EISDIR)) std::cerr << "  " << path << ": " << why << "\n";
+    std::cerr.flush();
 }
 
 Next cmd_cat(Session&, const Args& args) {

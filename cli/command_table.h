@@ -83,5 +83,10 @@ Status check_queue_options(const Session&);
 
 // "ERROR: malformed command" on stderr (spec/cli.md §5).
 Next malformed();
+// "ERROR: can't open PATH" on stderr (spec/cli.md), then, indented, `why`
+// when the refusal is ours (a device, a size limit, a silent pipe:
+// docs/formats.md "Limits on input files"); a missing file or a directory
+// keeps the reference's single line.
+void print_cant_open(const std::string& path, const std::string& why);
 
 }  // namespace rq

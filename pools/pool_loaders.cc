@@ -176,7 +176,7 @@ Result<Machine> read_canary_pool(std::string_view text, const std::string& path,
         int64_t n = 0;
         if (!yaml_amount(it->second, n) || n > (int64_t(1) << 24))
             return bad(path, at, "expected a count (0 to 2^24) or `resources:`");
-        if (Status fits = check_size(2 + worker_vertices(worker) + double(n), limits); !fits)
+        if (Status fits = check_size(1 + worker_vertices(worker) + double(n), limits); !fits)
             return bad(path, at, fits.message());
         std::vector<PoolItem> items;
         for (int64_t i = 0; i < n; ++i) items.push_back({std::to_string(i), 1});
@@ -253,7 +253,7 @@ Result<Machine> read_ctest_spec(std::string_view text, const std::string& path, 
             if (item.slots > 0) pool.groups.back().push_back(std::move(item));
         }
         worker.pools.push_back(std::move(pool));
-        if (Status fits = check_size(2 + worker_vertices(worker), limits); !fits) return bad(path, at, fits.message());
+        if (Status fits = check_size(1 + worker_vertices(worker), limits); !fits) return bad(path, at, fits.message());
     }
     Machine m;
     m.workers.push_back(std::move(worker));
