@@ -132,9 +132,10 @@ Next cmd_request(Session& s, const Args& args) {
     job.state = found->at == 0 ? JobState::kAllocated : JobState::kReserved;
     job.scheduled_at = found->at;
     job.jobspec_path = s.share_path("request " + command->text);
-    job.overhead = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     s.jobs[jobid] = job;
-    record_match_time(s, job.overhead);
+    // `list` and `info` keep a request's overhead 0 (a resumed session
+    // prints what the uninterrupted one did); `stat` gets its time.
+    record_match_time(s, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     return Next::kContinue;
 }
 
