@@ -26,8 +26,9 @@ bool read_r_file(Session& s, const std::string& reader, std::initializer_list<co
         std::cerr << "ERROR: unsupported reader " << reader << std::endl;
         return false;
     }
-    if (!s.read_input(path, text)) {
-        std::cerr << "ERROR: can't open " << path << std::endl;
+    std::string why;
+    if (!s.read_input(path, text, FileKind::kGraph, &why)) {
+        print_cant_open(path, why);
         return false;
     }
     return true;
@@ -94,8 +95,9 @@ Next cmd_update(Session& s, const Args& args) {
 Next cmd_attach(Session& s, const Args& args) {
     if (args.size() != 2) return malformed();
     std::string text;
-    if (!s.read_input(args[1], text)) {
-        std::cerr << "ERROR: can't open " << args[1] << std::endl;
+    std::string why;
+    if (!s.read_input(args[1], text, FileKind::kGraph, &why)) {
+        print_cant_open(args[1], why);
         return Next::kFailed;
     }
     Status attached = attach_subgraph(s, text);

@@ -4,6 +4,7 @@
 
 #include "cli/command_table.h"
 #include "session/operations.h"
+#include "traversers/explain.h"
 #include "utilities/file.h"
 
 namespace rq {
@@ -70,11 +71,24 @@ void print_jobspec_error(Session& s, const std::string& path, const Error& error
     s.out().flush();
 }
 
-Attempt match_one(Session& s, MatchOp op, const std::string& path) {
+// `match OP FILE --explain` after a failed match: the first level of the
+// jobspec that nothing can hold (traversers/explain.h), on the out stream.
+void print_explanation(Session& s) {
+    auto jobspec = parse_jobspec(s.read_buffer, s.graph->types());
+    if (!jobspec) return;
+    std::string why = explain_no_match(*s.graph, *s.store, s.traverser->dominant(), *jobspec);
+    if (why.empty()) why = "every level finds enough free resources on its own; they do not fit together (exclusivity, "
+                           "constraints or the time window)";
+    s.out() << "INFO: explain: " << why << "\n";
+    s.out().flush();
+}
+
+Attempt match_one(Session& s, MatchOp op, const std::string& path, bool explain = false) {
     const int64_t jobid = next_match_jobid(s);
     std::string& text = s.read_buffer;
-    if (!s.read_input(path, text)) {
-        std::cerr << "ERROR: can't open " << path << std::endl;
+    std::string why;
+    if (!s.read_input(path, text, FileKind::kJobspec, &why)) {
+        print_cant_open(path, why);
         return Attempt::kUnreadable;
     }
 
@@ -95,19 +109,21 @@ Attempt match_one(Session& s, MatchOp op, const std::string& path) {
     } else {
         print_failure(s, code, jobid, m.seconds);
     }
+    if (explain && (code == Errc::kBusy || code == Errc::kUnsatisfiable)) print_explanation(s);
     return code == Errc::kOk ? Attempt::kMatched : Attempt::kFailed;
 }
 
 }  // namespace
 
 Next cmd_match(Session& s, const Args& args) {
-    if (args.size() != 3) return malformed();
+    const bool explain = args.size() == 4 && args[3] == "--explain";
+    if (args.size() != 3 && !explain) return malformed();
     MatchOp op;
     if (!parse_match_op(args[1], op)) {
         std::cerr << "ERROR: unknown subcmd " << args[1] << std::endl;
         return Next::kFailed;
     }
-    return match_one(s, op, args[2]) == Attempt::kMatched ? Next::kContinue : Next::kFailed;
+    return match_one(s, op, args[2], explain) == Attempt::kMatched ? Next::kContinue : Next::kFailed;
 }
 
 Next cmd_multi_match(Session& s, const Args& args) {

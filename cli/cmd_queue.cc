@@ -1,8 +1,13 @@
 // The simulated queue's commands: submit, set-priority, dequeue, queue,
 // time, advance, run (docs/queue.md), and --replay.
 // The queue itself lives in queue/; this file only parses and prints.
+#include <cerrno>
+#include <cmath>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <iostream>
 
 #include "cli/command_table.h"
@@ -21,6 +26,29 @@ bool parse_int(const std::string& s, int64_t& n) {
         if (s[k] < '0' || s[k] > '9') return false;
     n = std::stoll(s);
     return true;
+}
+
+// A whole number of seconds from `low` to `high` for option `flag`. A
+// value written as a number but beyond the range says the real limit
+// ("--runtime 1e300: out of range, at most ...") rather than "not a
+// number" (docs/formats.md "Limits on input files").
+Status parse_seconds(const std::string& flag, const std::string& value, int64_t low, int64_t high, int64_t& n) {
+    std::string shape = flag + " must be a number of seconds >= " + std::to_string(low) + ", not '" + value + "'";
+    if (parse_int(value, n)) {
+        if (n < low) return make_error(Errc::kInvalid, shape);
+        if (n > high) return make_error(Errc::kRange, flag + " " + value + ": out of range, at most " + std::to_string(high));
+        return ok_status();
+    }
+    char* end = nullptr;
+    errno = 0;
+    long double v = value.empty() ? 0 : std::strtold(value.c_str(), &end);
+    if (value.empty() || end == value.c_str() || *end != '\0' || std::isnan(v)) return make_error(Errc::kInvalid, shape);
+    if (v > static_cast<long double>(high))
+        return make_error(Errc::kRange, flag + " " + value + ": out of range, at most " + std::to_string(high));
+    if (v < static_cast<long double>(low)) return make_error(Errc::kInvalid, shape);
+    if (v != std::floor(v)) return make_error(Errc::kInvalid, flag + " must be a whole number of seconds, not '" + value + "'");
+    n = static_cast<int64_t>(v);
+    return ok_status();
 }
 
 // The session's queue; the reason it cannot be made is printed here.
@@ -92,12 +120,12 @@ Next cmd_submit(Session& s, const Args& args) {
                 return queue_error("submit", "--rm needs KEY=COUNT (a resource manager's consumption), not '" + value + "'");
             job.rm[value.substr(0, eq)] = n;
         } else if (flag == "--runtime") {
-            if (!parse_int(value, n) || n < 0)
-                return queue_error("submit", "--runtime must be a number of seconds >= 0, not '" + value + "'");
+            // Any run time: one beyond the requested time is killed at it.
+            if (Status ok = parse_seconds(flag, value, 0, INT64_MAX, n); !ok) return queue_error("submit", ok.message());
             runtime = n;
         } else if (flag == "--duration") {
-            if (!parse_int(value, n) || n < 1 || n >= kGraphEnd)
-                return queue_error("submit", "--duration must be a number of seconds >= 1, not '" + value + "'");
+            // The planner's time window is [0, kGraphEnd).
+            if (Status ok = parse_seconds(flag, value, 1, kGraphEnd - 1, n); !ok) return queue_error("submit", ok.message());
             duration = n;
         } else {
             return queue_error("submit", "unknown option '" + flag + "' (--queue, --priority, --name, --runtime, --rm, --duration)");

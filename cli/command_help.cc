@@ -10,7 +10,7 @@ namespace rq {
 
 namespace {
 
-const char* kMatch = R"(usage: match SUB JOBSPEC
+const char* kMatch = R"(usage: match SUB JOBSPEC [--explain]
   SUB is one of:
     allocate                      allocate now, or report that nothing fits now
     allocate_orelse_reserve       allocate now, else reserve at the earliest time it fits
@@ -21,6 +21,8 @@ const char* kMatch = R"(usage: match SUB JOBSPEC
     without_allocating_future     find the earliest match but record nothing
   JOBSPEC  a jobspec file (RFC 14 canonical jobspec, YAML or JSON)
   A recorded job gets the next job id; see list, info, cancel.
+  --explain  when nothing matches, name the first level of the jobspec that no
+             vertex can hold and where the resources are instead
 )";
 
 const char* kMultiMatch = R"(usage: multi-match SUB JOBSPEC1 JOBSPEC2 [JOBSPEC...]

@@ -4,7 +4,10 @@
 #include "cli/json_output.h"
 #include "state/session_state.h"
 
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <fstream>
 #include <optional>
 #include <iostream>
@@ -125,6 +128,22 @@ const Command* find_command(const std::string& word) {
     return nullptr;
 }
 
+namespace {
+
+// A command ran out of memory part-way (the input files themselves are
+// bounded, utilities/file.h): what it changed cannot be trusted, so the
+// session ends with one line instead of an abort (docs/formats.md
+// "Limits on input files").
+[[noreturn]] void out_of_memory(const std::string& command) {
+    std::cout.flush();
+    std::cerr << "ERROR: " << command << ": out of memory; the session ends (what the command changed is not kept)"
+              << std::endl;
+    std::fflush(nullptr);
+    std::_Exit(1);
+}
+
+}  // namespace
+
 Next run_command_line(Session& session, const std::string& line) {
     std::istringstream in(line);
     Args args;
@@ -140,19 +159,23 @@ Next run_command_line(Session& session, const std::string& line) {
         return Next::kFailed;
     }
     Next next = Next::kContinue;
-    if (session.around_command) {
-        // (--state) the wrapper tells only whether to quit: keep the
-        // handler's own answer for --fail-fast.
-        const int64_t unsaved = state::unsaved_commands(session);
-        bool quit = session.around_command(args, [&] {
+    try {
+        if (session.around_command) {
+            // (--state) the wrapper tells only whether to quit: keep the
+            // handler's own answer for --fail-fast.
+            const int64_t unsaved = state::unsaved_commands(session);
+            bool quit = session.around_command(args, [&] {
+                next = command->run(session, args);
+                if (next == Next::kFailed) state::note_failed_command(session);
+                return next == Next::kQuit;
+            });
+            if (quit) next = Next::kQuit;
+            if (state::unsaved_commands(session) != unsaved) next = Next::kFailed;  // undone: its commit failed
+        } else {
             next = command->run(session, args);
-            if (next == Next::kFailed) state::note_failed_command(session);
-            return next == Next::kQuit;
-        });
-        if (quit) next = Next::kQuit;
-        if (state::unsaved_commands(session) != unsaved) next = Next::kFailed;  // undone: its commit failed
-    } else {
-        next = command->run(session, args);
+        }
+    } catch (const std::bad_alloc&) {
+        out_of_memory(args[0]);
     }
     // One flush per command, not per line: whoever reads our output
     // through a pipe sees each answer whole (stderr is tied to stdout, so
@@ -167,10 +190,16 @@ Next malformed() {
     return Next::kFailed;
 }
 
+void print_cant_open(const std::string& path, const std::string& why) {
+    std::cerr << "ERROR: can't open " << path << "\n";
+    if (why != std::strerror(ENOENT) && why != std::strerror(EISDIR)) std::cerr << "  " << path << ": " << why << "\n";
+    std::cerr.flush();
+}
+
 Next cmd_cat(Session&, const Args& args) {
     if (args.size() != 2) return malformed();
     std::string text, why;
-    if (!read_file(args[1], text, &why)) {
+    if (!read_file(args[1], text, &why, FileKind::kJobspec)) {
         // A directory opens but cannot be read: say so, never "success".
         std::cerr << "ERROR: can't open " << args[1] << "\n  " << args[1] << ": " << why << std::endl;
         return Next::kFailed;

@@ -74,8 +74,16 @@ Next cmd_available(Session&, const Args&);       // cmd_queries.cc
 
 // --replay TRACE: runs the workload and returns the exit status.
 int run_replay(Session&);                // cmd_queue.cc
+// Start-up check of -Q, --queue-policy and --events-json, so that a bad
+// one is refused before any command runs (cmd_queue.cc).
+Status check_queue_options(const Session&);
 
 // "ERROR: malformed command" on stderr (spec/cli.md §5).
 Next malformed();
+// "ERROR: can't open PATH" on stderr (spec/cli.md), then, indented, `why`
+// when the refusal is ours (a device, a size limit, a silent pipe:
+// docs/formats.md "Limits on input files"); a missing file or a directory
+// keeps the reference's single line.
+void print_cant_open(const std::string& path, const std::string& why);
 
 }  // namespace rq

@@ -1,5 +1,7 @@
 // resource-query: match jobspecs against a resource graph, interactively.
 #include <iostream>
+#include <new>
+#include <string>
 
 #include "cli/json_output.h"
 #include "cli/options.h"
@@ -9,8 +11,11 @@ int main(int argc, char** argv) {
     std::vector<std::string> warnings;
     auto options = rq::parse_options(argc, argv, warnings);
     if (!options) {
+        // The error, the usage line and where the rest is: the whole option
+        // list (150 lines) would push the error off the screen.
         if (!options.message().empty()) std::cerr << options.message() << "\n";
-        std::cerr << rq::usage_text();
+        std::string usage = rq::usage_text();
+        std::cerr << usage.substr(0, usage.find('\n')) << "\nTry 'resource-query --help' for the options.\n";
         return 1;
     }
     // Asked-for help and version go to stdout (the reference prints -h to
@@ -24,5 +29,12 @@ int main(int argc, char** argv) {
         return 0;
     }
     for (auto& w : warnings) std::cerr << (options->json ? rq::json_lines_from_errors(w) : w + "\n");
-    return rq::run_session(*options);
+    try {
+        return rq::run_session(*options);
+    } catch (const std::bad_alloc&) {
+        // Readers catch their own (resource/loader.h); this is the rest of
+        // start-up (docs/formats.md "Limits on input files").
+        std::cerr << "resource-query: out of memory" << std::endl;
+        return 1;
+    }
 }

@@ -71,18 +71,22 @@ private:
 
 }  // namespace
 
+double worker_vertices(const Worker& w) {
+    size_t per = 1;
+    for (const Pool& p : w.pools) {
+        per += p.grouped ? p.groups.size() : 0;
+        for (auto& g : p.groups) per += g.size();
+    }
+    return double(per);
+}
+
 Status build_pool_graph(const Machine& machine, ResourceGraph& graph) {
     size_t vertices = 1;
     for (const Worker& w : machine.workers) {
         if (w.name.empty()) return make_error(Errc::kInvalid, "a worker has no name");
         if (w.count < 0 || w.count > (int64_t(1) << 24))
             return make_error(Errc::kInvalid, "worker " + w.name + ": count must be between 0 and 2^24");
-        size_t per = 1;
-        for (const Pool& p : w.pools) {
-            per += p.grouped ? p.groups.size() : 0;
-            for (auto& g : p.groups) per += g.size();
-        }
-        vertices += per * size_t(w.count);
+        vertices += size_t(worker_vertices(w)) * size_t(w.count);
         if (vertices > size_t(std::numeric_limits<int32_t>::max()))
             return make_error(Errc::kInvalid, "the pools make more than 2^31 vertices");
     }

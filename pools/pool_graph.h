@@ -16,6 +16,9 @@ namespace rq::pools {
 
 inline constexpr const char* kGroupType = "group";
 
+// Vertices one copy of `w` adds: its node, group levels and items.
+double worker_vertices(const Worker& w);
+
 // Adds the machine to an empty graph. Errors: a worker without a name, too
 // many vertices (more than 2^31).
 Status build_pool_graph(const Machine& machine, ResourceGraph& graph);

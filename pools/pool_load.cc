@@ -3,6 +3,7 @@
 #include "pools/local_detect.h"
 #include "pools/pool_graph.h"
 #include "pools/pool_loaders.h"
+#include "utilities/memory.h"
 
 namespace rq::pools {
 
@@ -13,9 +14,11 @@ bool is_pool_format(const std::string& format) {
 Status load_pools(const std::string& format, const std::string& path, const std::string& text,
                   const std::vector<std::string>& resources, ResourceGraph& graph) {
     Result<Machine> machine = make_error(Errc::kInvalid, "unknown pool format " + format);
-    if (format == "hq") machine = read_hq_workers(text, path);
-    else if (format == "canary") machine = read_canary_pool(text, path);
-    else if (format == "ctest") machine = read_ctest_spec(text, path);
+    GrugLimits limits;  // GRUG's memory guard (docs/formats.md "Limits on input files")
+    limits.memory_bytes = usable_memory_bytes();
+    if (format == "hq") machine = read_hq_workers(text, path, limits);
+    else if (format == "canary") machine = read_canary_pool(text, path, limits);
+    else if (format == "ctest") machine = read_ctest_spec(text, path, limits);
     else if (format == "local") machine = detect_local_machine();
     else if (format == "resource") machine = machine_from_arguments({});
     if (!machine) return machine.error();

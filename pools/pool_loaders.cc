@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "pools/pool_graph.h"
+
 namespace rq::pools {
 
 namespace {
@@ -46,6 +48,11 @@ bool list_definition(const YAML::Node& node, std::string& out) {
     return true;
 }
 
+// GRUG's guard, the message naming the pool file instead of "the recipe".
+Status check_size(double vertices, const GrugLimits& limits) {
+    return check_grug_size(vertices, limits, "the pools");
+}
+
 }  // namespace
 
 Result<Machine> machine_from_arguments(const std::vector<std::string>& arguments) {
@@ -64,13 +71,14 @@ Result<Machine> machine_from_arguments(const std::vector<std::string>& arguments
     return m;
 }
 
-Result<Machine> read_hq_workers(std::string_view text, const std::string& path) {
+Result<Machine> read_hq_workers(std::string_view text, const std::string& path, const GrugLimits& limits) {
     auto doc = load_yaml(text, path);
     if (!doc) return doc.error();
     YAML::Node list = doc->IsMap() ? (*doc)["workers"] : *doc;
     if (!list || !list.IsSequence()) return bad(path, "", "expected a list of workers (or a map with `workers:`)");
     Machine m;
     std::set<std::string> names;
+    double vertices = 1;  // cluster0
     for (size_t i = 0; i < list.size(); ++i) {
         const YAML::Node w = list[i];
         std::string where = "workers[" + std::to_string(i) + "]";
@@ -107,6 +115,8 @@ Result<Machine> read_hq_workers(std::string_view text, const std::string& path) 
                 worker.pools.push_back(std::move(*pool));
             }
         }
+        vertices += worker_vertices(worker) * double(worker.count);
+        if (Status fits = check_size(vertices, limits); !fits) return bad(path, where, fits.message());
         for (int64_t k = 0; k < worker.count; ++k) {
             std::string n = worker.numbered ? worker.name + std::to_string(k) : worker.name;
             if (!names.insert(n).second) return bad(path, where, "worker name " + n + " is used twice");
@@ -116,7 +126,7 @@ Result<Machine> read_hq_workers(std::string_view text, const std::string& path) 
     return m;
 }
 
-Result<Machine> read_canary_pool(std::string_view text, const std::string& path) {
+Result<Machine> read_canary_pool(std::string_view text, const std::string& path, const GrugLimits& limits) {
     auto doc = load_yaml(text, path);
     if (!doc) return doc.error();
     if (!doc->IsMap()) return bad(path, "", "expected a mapping");
@@ -166,6 +176,8 @@ Result<Machine> read_canary_pool(std::string_view text, const std::string& path)
         int64_t n = 0;
         if (!yaml_amount(it->second, n) || n > (int64_t(1) << 24))
             return bad(path, at, "expected a count (0 to 2^24) or `resources:`");
+        if (Status fits = check_size(1 + worker_vertices(worker) + double(n), limits); !fits)
+            return bad(path, at, fits.message());
         std::vector<PoolItem> items;
         for (int64_t i = 0; i < n; ++i) items.push_back({std::to_string(i), 1});
         if (Status s = add_pool(key, std::move(items), at); !s) return bad(path, at, s.message());
@@ -197,7 +209,7 @@ bool ctest_id(const std::string& s) {
 
 }  // namespace
 
-Result<Machine> read_ctest_spec(std::string_view text, const std::string& path) {
+Result<Machine> read_ctest_spec(std::string_view text, const std::string& path, const GrugLimits& limits) {
     nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
     if (doc.is_discarded()) return bad(path, "", "not valid JSON");
     if (!doc.is_object()) return bad(path, "", "the root must be a JSON object");
@@ -241,6 +253,7 @@ Result<Machine> read_ctest_spec(std::string_view text, const std::string& path) 
             if (item.slots > 0) pool.groups.back().push_back(std::move(item));
         }
         worker.pools.push_back(std::move(pool));
+        if (Status fits = check_size(1 + worker_vertices(worker), limits); !fits) return bad(path, at, fits.message());
     }
     Machine m;
     m.workers.push_back(std::move(worker));

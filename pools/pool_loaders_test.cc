@@ -122,5 +122,24 @@ TEST(EnvWriter, QuotesValuesAndExportsOnlyShellNames) {
     EXPECT_NE(eout.str().find("export CUDA_VISIBLE_DEVICES='it'\\''s,b'\n"), std::string::npos);
 }
 
+// GRUG's memory guard (resource/grug.h): refused while reading, before the
+// workers or items are expanded (docs/formats.md "Limits on input files").
+TEST(PoolLimits, EachLoaderRefusesWhatMemoryCannotHold) {
+    GrugLimits limits;
+    limits.memory_bytes = uint64_t{1} << 30;  // half is 512 MiB: about 1.3 million vertices
+    expect_error(read_hq_workers("- {name: w, count: 10000000, resources: {cpus: 4x8}}", "w.yaml", limits),
+                 "w.yaml: workers[0]: the pools would generate 370,000,001 vertices");
+    expect_error(read_hq_workers("- {name: w, count: 10000000, resources: {cpus: 4x8}}", "w.yaml", limits),
+                 "more than half of the 1.0 GiB this machine has");
+    expect_error(read_canary_pool("resource_pool: {cpus: 16777216}", "p.yaml", limits),
+                 "p.yaml: resource_pool.cpus: the pools would generate");
+    limits.memory_bytes = 1000;  // room for one vertex
+    expect_error(read_ctest_spec(R"({"version": {"major": 1, "minor": 0}, "local": [{"gpus": [{"id": "a"}]}]})",
+                                 "s.json", limits),
+                 "s.json: local[0].gpus: the pools would generate 3 vertices");
+    // Without limits only the id space bounds them.
+    EXPECT_TRUE(read_hq_workers("- {name: w, count: 1000}", "w.yaml").ok());
+}
+
 }  // namespace
 }  // namespace rq::pools

@@ -7,6 +7,7 @@
 namespace rq::queue {
 
 Status EventLog::open_json(const std::string& path) {
+    json_path_ = path;
     json_.open(path, std::ios::trunc);
     if (!json_) return make_error(Errc::kIo, "--events-json: cannot open " + path + " for writing");
     return ok_status();
@@ -58,6 +59,13 @@ void EventLog::emit(const Event& e) {
         if (e.resources != nullptr) j["resources"] = *e.resources;
         json_ << j.dump() << '\n';
     }
+}
+
+Status EventLog::check_json_written() {
+    if (!json_.is_open()) return ok_status();
+    json_.flush();
+    if (!json_) return make_error(Errc::kIo, "--events-json: error writing " + json_path_);
+    return ok_status();
 }
 
 void EventLog::flush() {

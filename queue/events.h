@@ -41,12 +41,16 @@ public:
     Status open_json(const std::string& path);
     void emit(const Event& e);
     void flush();
+    // Flushes the JSON-lines file and says whether every write to it
+    // succeeded (a full disk); the error names the file.
+    Status check_json_written();
     // Whether events go anywhere (a replay without --events-json: no).
     bool active() const { return lines_ != nullptr || json_.is_open(); }
 
 private:
     std::ostream* lines_;
     std::ofstream json_;
+    std::string json_path_;
 };
 
 // A MatchWriter that keeps only the names of the leaf vertices of a match,

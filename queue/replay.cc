@@ -53,7 +53,7 @@ Machine machine_of(const ResourceGraph& graph, const ReplayConfig& config) {
 Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream& out, std::ostream& err) {
     ResourceGraph& graph = traverser.graph();
     Machine machine = machine_of(graph, config);
-    InputReader read = config.read ? config.read : InputReader([](const std::string& p, std::string& t) { return read_file(p, t); });
+    InputReader read = config.read ? config.read : InputReader([](const std::string& p, std::string& t) { return read_file(p, t, nullptr, FileKind::kTrace); });
     TraceOptions options;
     options.capacity = machine.capacity;
     options.capacity_unit = machine.unit;
@@ -111,6 +111,8 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
         Status shaped = ok_status();
         if (!tj.jobspec_path.empty()) {
             shaped = shapes.shape_by_file(job, tj.jobspec_path, tj.runtime);
+            // The job's index in the list names it (docs/queue.md "Replay").
+            if (!shaped) return make_error(shaped.code(), config.trace + ": job " + std::to_string(tj.number) + ": " + shaped.message());
         } else if (!tj.request.empty() || config.pool_machine) {
             std::optional<std::string> text = tj.request.empty() ? expand_request(request_template, tj) : tj.request;
             if (!text) {
@@ -182,6 +184,10 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
     run.passes = sim.passes();
     run.reused_tries = sim.reused_tries();
     run.simulated_time = sim.now();
+    // Every write checked (docs/formats.md "Limits on input files"): a full
+    // disk under --replay-csv or --events-json is an error, not a short file.
+    if (csv_file.is_open() && !csv_file) return make_error(Errc::kIo, "--replay-csv: error writing " + config.csv);
+    RQ_TRY(log.check_json_written());
 
     const SkipCounts& skipped = trace.skipped();
     if (skipped.total() > 0)
@@ -189,6 +195,8 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
             << skipped.describe(trace.unit()) << "\n";
     if (!stopped && run.never_started > 0) err << "WARN: --replay: " << run.never_started << " job(s) could never start\n";
     print_summary_lines(out, config, metrics, skipped, run);
+    out.flush();
+    if (!out) return make_error(Errc::kIo, "error writing the summary (standard output or -t)");
     if (!config.summary_json.empty()) RQ_TRY(write_summary_json(config.summary_json, config, metrics, skipped, run));
     if (stopped)
         return make_error(Errc::kBusy, "interrupted at simulated time " + std::to_string(run.simulated_time) +

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "queue/trace.h"
+#include "utilities/file.h"
 
 namespace rq::queue {
 
@@ -142,6 +143,10 @@ private:
 }  // namespace
 
 Result<std::unique_ptr<TraceSource>> open_swf_trace(const std::string& path, const TraceOptions& options) {
+    // Streamed line by line: bounded by the file's size, never opened if it
+    // is a FIFO or a device (docs/formats.md "Limits on input files").
+    if (std::string problem = streamed_file_problem(path, FileKind::kTrace); !problem.empty())
+        return make_error(Errc::kIo, "cannot read " + path + ": " + problem);
     auto in = std::make_unique<std::ifstream>(path);
     if (!*in) return make_error(Errc::kIo, "cannot read " + path);
     return std::unique_ptr<TraceSource>(std::make_unique<SwfSource>(path, std::move(in), options));

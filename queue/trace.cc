@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "utilities/file.h"
+
 namespace rq::queue {
 
 int64_t SkipCounts::total() const {
@@ -76,6 +78,14 @@ std::optional<std::string> expand_request(const std::string& template_text, cons
 
 namespace {
 
+// A relative `jobspec:` path names a file beside the list, wherever the
+// session runs (docs/queue.md).
+std::string beside(const std::string& list_path, const std::string& jobspec_path) {
+    size_t slash = list_path.rfind('/');
+    if (jobspec_path.empty() || jobspec_path[0] == '/' || slash == std::string::npos) return jobspec_path;
+    return list_path.substr(0, slash + 1) + jobspec_path;
+}
+
 // A YAML list, loaded whole (it is meant for small hand-written cases):
 //   - submit: 0          # required, seconds
 //     runtime: 100       # required
@@ -104,7 +114,7 @@ public:
             ++n;
             std::string at = path + ": job " + std::to_string(n) + ": ";
             try {
-                RQ_TRY(add(item, n, at, options));
+                RQ_TRY(add(path, item, n, at, options));
             } catch (const YAML::Exception& e) {
                 return make_error(Errc::kInvalid, at + e.what());
             }
@@ -134,7 +144,7 @@ public:
     }
 
 private:
-    Status add(const YAML::Node& item, int64_t n, const std::string& at, const TraceOptions& options) {
+    Status add(const std::string& path, const YAML::Node& item, int64_t n, const std::string& at, const TraceOptions& options) {
         if (!item.IsMap() || !item["submit"] || !item["runtime"])
             return make_error(Errc::kInvalid, at + "needs 'submit' and 'runtime'");
         TraceJob j;
@@ -144,7 +154,7 @@ private:
         RQ_TRY(number(item, "runtime", at, j.runtime));
         RQ_TRY(number(item, "size", at, j.size));
         RQ_TRY(number(item, "estimate", at, j.estimate));
-        if (item["jobspec"]) j.jobspec_path = item["jobspec"].as<std::string>();
+        if (item["jobspec"]) j.jobspec_path = beside(path, item["jobspec"].as<std::string>());
         if (item["request"]) j.request = item["request"].as<std::string>();
         int shapes = !!item["size"] + !j.jobspec_path.empty() + !j.request.empty();
         if (shapes != 1) return make_error(Errc::kInvalid, at + "needs one of 'size', 'jobspec' or 'request'");

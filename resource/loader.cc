@@ -17,10 +17,28 @@ namespace {
 
 Status load_by_format(const LoadRequest& request, ResourceGraph& graph, std::vector<std::string>* warnings);
 
+// The pool format (docs/pools.md) whose marks the text bears:
+// CTest's `version` and `local`, canary's `resource_pool`, HyperQueue's
+// `workers:`; "" if none.
+std::string pool_format_of(const std::string& text) {
+    if (text.find("\"local\"") != std::string::npos && text.find("\"version\"") != std::string::npos) return "ctest";
+    if (text.find("resource_pool") != std::string::npos) return "canary";
+    if (text.rfind("workers:", 0) == 0 || text.find("\nworkers:") != std::string::npos) return "hq";
+    return "";
+}
+
+std::string pool_format_name(const std::string& format) {
+    if (format == "ctest") return "a CTest resource specification";
+    if (format == "canary") return "a canary resource pool";
+    return "a HyperQueue worker list";
+}
+
 // What the file looks like, for a hint when -f names another format.
 std::string format_hint(const LoadRequest& request) {
     size_t start = request.text.find_first_not_of(" \t\r\n");
     if (start == std::string::npos) return "; the file is empty";
+    if (std::string pool = pool_format_of(request.text); !pool.empty() && pool != request.format)
+        return "; it looks like " + pool_format_name(pool) + ": -f " + pool;
     char first = request.text[start];
     // A graph written by -g graphml (it declares uniq_id) given to the GRUG reader.
     bool exported = request.text.find("attr.name=\"uniq_id\"") != std::string::npos;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 #include <locale>
 #include <sstream>
@@ -46,7 +47,24 @@ Result<Jobspec> cached_parse(Session& s, const std::string& text) {
     return parsed;
 }
 
+// The reference's EINVAL line keeps its words; a duration beyond the
+// graph's time window (spec/jobspec.md §7) gets the limit on a line of its
+// own (docs/formats.md "Limits on input files").
+std::string duration_problem(double duration) {
+    if (!(duration > double(kGraphEnd))) return "";
+    char number[40];
+    std::snprintf(number, sizeof number, "%.17g", duration);
+    return std::string("\n  attributes.system.duration ") + number + ": out of range, at most " +
+           std::to_string(kGraphEnd);
+}
+
 }  // namespace
+
+void record_match_time(Session& s, double seconds) {
+    s.min_match_time = std::min(s.min_match_time, seconds);
+    s.max_match_time = std::max(s.max_match_time, seconds);
+    s.total_match_time += seconds;
+}
 
 int64_t next_match_jobid(Session& s) {
     while (s.is_live(s.next_jobid) && s.next_jobid < INT64_MAX) ++s.next_jobid;
@@ -74,7 +92,8 @@ MatchOutcome match_jobspec(Session& s, MatchOp op, const std::string& jobspec_te
         if (!s.traverser->message().empty())
             out.message = "match_allocate: ERROR: " + s.traverser->message();
         else if (!attempted)
-            out.message = std::string("match_allocate: ERROR: traverser: ") + errc_text(code);
+            out.message = std::string("match_allocate: ERROR: traverser: ") + errc_text(code) +
+                          duration_problem(jobspec->duration);
         s.traverser->clear_message();
     }
     out.seconds = seconds_since(start);
@@ -155,9 +174,7 @@ UpdateOutcome update_job(Session& s, const std::string& reader, const std::strin
         job.jobspec_path = s.share_path(path);
         job.overhead = seconds;
         s.jobs[jobid] = job;
-        s.min_match_time = std::min(s.min_match_time, seconds);
-        s.max_match_time = std::max(s.max_match_time, seconds);
-        s.total_match_time += seconds;
+        record_match_time(s, seconds);
     }
     s.next_jobid = jobid_after(jobid);
     out.ok = result.ok();

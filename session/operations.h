@@ -21,6 +21,11 @@ Status flush_to(Session& s, MatchWriter& writer, std::string& R);
 // `update` may have set the counter back below ids still in use; a new
 // match must never share an id with a live job (one cancel would then
 // release both). Amortised: the counter only moves forward here.
+// Feeds `stat`'s match-time figures (spec/cli.md §5.13: the reference
+// feeds them from `update` only; pool requests feed them too, so that
+// `stat` after only requests prints their times, not 1.79769e+308).
+void record_match_time(Session& s, double seconds);
+
 int64_t next_match_jobid(Session& s);
 // The counter after job id `id` was taken. Saturates: an `update` may name
 // the largest id, and the counter must not overflow past it.

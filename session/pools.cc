@@ -1,5 +1,7 @@
 #include "session/pools.h"
 
+#include <chrono>
+
 #include "pools/env_writer.h"
 #include "pools/local_detect.h"
 #include "pools/pool_def.h"
@@ -80,6 +82,7 @@ RequestOutcome run_request(Session& s, const RequestCommand& command) {
     }
     out.jobid = s.next_jobid;
     pools::PoolMatcher& matcher = session_pool_matcher(s);
+    const auto started = std::chrono::steady_clock::now();
     auto found = matcher.find(*request, command.op, command.duration);
     if (command.op == pools::PoolOp::kSatisfiability) {
         if (!found) out.found = found.error();
@@ -101,6 +104,9 @@ RequestOutcome run_request(Session& s, const RequestCommand& command) {
     job.scheduled_at = found->at;
     job.jobspec_path = s.share_path("request " + command.text);
     s.jobs[out.jobid] = job;
+    // `list` and `info` keep a request's overhead 0 (a resumed session
+    // prints what the uninterrupted one did); `stat` gets its time.
+    record_match_time(s, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     return out;
 }
 

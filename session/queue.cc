@@ -1,6 +1,10 @@
 #include "session/queue.h"
 
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <memory>
 #include <utility>
 
@@ -8,8 +12,19 @@
 #include "pools/request.h"
 #include "queue/replay.h"
 #include "session/pools.h"
+#include "utilities/file.h"
 
 namespace rq {
+
+namespace {
+
+std::string number_text(double d) {
+    char text[40];
+    std::snprintf(text, sizeof text, "%.17g", d);
+    return text;
+}
+
+}  // namespace
 
 queue::PolicyDefaults queue_policy_defaults(const Session& s) {
     return {s.options.queue_policy, s.options.queue_depth, s.options.reservation_depth};
@@ -26,9 +41,9 @@ Result<queue::Simulator*> session_queue(Session& s) {
     }
     queue::JqmConfig jqm = queue::default_jqm_config();
     if (!s.options.queues_file.empty()) {
-        std::string text;
-        if (!s.read_input(s.options.queues_file, text))
-            return make_error(Errc::kNotFound, "-Q: cannot read " + s.options.queues_file);
+        std::string text, why;
+        if (!s.read_input(s.options.queues_file, text, FileKind::kConfig, &why))
+            return make_error(Errc::kNotFound, "-Q: cannot read " + s.options.queues_file + ": " + why);
         auto loaded = queue::parse_jqm_config(s.options.queues_file, text);
         if (!loaded) return make_error(loaded.code(), "-Q: " + loaded.message());
         jqm = std::move(*loaded);
@@ -61,15 +76,20 @@ Status shape_pool_job(Session& s, const std::string& items, int64_t duration, qu
 }
 
 Status shape_jobspec_job(Session& s, const std::string& path, queue::QueueJob& job) {
-    std::string text;
-    if (!s.read_input(path, text)) {
+    std::string text, why;
+    if (!s.read_input(path, text, FileKind::kJobspec, &why)) {
         if (pools::parse_request(path))
             return make_error(Errc::kNotFound, "cannot read " + path + " (a pool request is written: submit request " + path + ")");
-        return make_error(Errc::kNotFound, "cannot read " + path);
+        return make_error(Errc::kNotFound, "cannot read " + path + ": " + why);
     }
     auto jobspec = parse_jobspec(text, s.graph->types());
     if (!jobspec) return make_error(jobspec.code(), path + ": " + jobspec.message());
     double d = jobspec->duration;
+    // Beyond the planner's horizon says the real limit, not "at least 1"
+    // (docs/formats.md "Limits on input files").
+    if (d > double(kGraphEnd - 1) && !std::isnan(d))
+        return make_error(Errc::kRange, path + ": attributes.system.duration " + number_text(d) +
+                                            ": out of range, at most " + std::to_string(kGraphEnd - 1));
     if (!(d >= 1 && d < double(kGraphEnd)))
         return make_error(Errc::kInvalid, path + ": attributes.system.duration must be at least 1 second (the requested time)");
     job.estimate = static_cast<int64_t>(std::ceil(d));
@@ -102,7 +122,7 @@ Status replay_trace(Session& s, std::ostream& err, const volatile std::sig_atomi
     auto policy = queue::make_queue_policy(s.options.queue_policy, s.options.queue_depth, s.options.reservation_depth);
     if (!policy) return make_error(policy.code(), "--queue-policy: " + policy.message());
     config.policy = *policy;
-    config.read = [&s](const std::string& p, std::string& t) { return s.read_input(p, t); };
+    config.read = [&s](const std::string& p, std::string& t) { return s.read_input(p, t, FileKind::kTrace); };
     config.pool_machine = pools::is_pool_format(s.options.load_format) || !s.options.replay_request.empty();
     config.request_template = s.options.replay_request.empty() ? queue::kDefaultReplayRequest : s.options.replay_request;
     config.completed_only = s.options.replay_completed_only;
@@ -116,9 +136,32 @@ Status replay_trace(Session& s, std::ostream& err, const volatile std::sig_atomi
     return ok_status();
 }
 
-void finish_queue(Session& s) {
+Status finish_queue(Session& s) {
     if (s.queue) s.queue->settle();
-    if (s.queue_log) s.queue_log->flush();
+    if (!s.queue_log) return ok_status();
+    s.queue_log->flush();
+    return s.queue_log->check_json_written();
+}
+
+Status check_queue_options(const Session& s) {
+    const Options& o = s.options;
+    if (!o.events_json.empty()) {
+        // Opened (and emptied) here as the queue will open it.
+        std::ofstream probe(o.events_json, std::ios::trunc);
+        if (!probe)
+            return make_error(Errc::kIo, "--events-json: cannot open " + o.events_json + " for writing: " + std::strerror(errno));
+    }
+    auto policy = queue::make_queue_policy(o.queue_policy, o.queue_depth, o.reservation_depth);
+    if (!policy) return make_error(Errc::kInvalid, "--queue-policy: " + policy.message());
+    if (o.queues_file.empty()) return ok_status();
+    std::string text, why;
+    if (!read_file(o.queues_file, text, &why, FileKind::kConfig))
+        return make_error(Errc::kIo, "-Q: cannot read " + o.queues_file + ": " + why);
+    auto loaded = queue::parse_jqm_config(o.queues_file, text);
+    if (!loaded) return make_error(Errc::kInvalid, "-Q: " + loaded.message());
+    auto policies = queue::resolve_queue_policies(*loaded, queue_policy_defaults(s));
+    if (!policies) return make_error(Errc::kInvalid, "-Q: " + o.queues_file + ": " + policies.message());
+    return ok_status();
 }
 
 }  // namespace rq

@@ -42,7 +42,13 @@ void log_queue_reject(Session& s, const queue::QueueJob& job, const std::string&
 Status replay_trace(Session& s, std::ostream& err, const volatile std::sig_atomic_t* stop = nullptr);
 
 // Settles the simulated queue at end of input (its last pass runs), then
-// flushes its event log.
-void finish_queue(Session& s);
+// flushes its event log; an error if its --events-json file could not be
+// written.
+Status finish_queue(Session& s);
+
+// Start-up checks of the queue's settings (--events-json writable,
+// --queue-policy, -Q readable and valid), so that a bad one is refused
+// before the first command (docs/queue.md).
+Status check_queue_options(const Session& s);
 
 }  // namespace rq

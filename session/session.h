@@ -79,10 +79,13 @@ struct Session {
     // ---- hooks for state/ (save, resume, --state journal) --------------
     // Every input file a command reads (jobspec, R, JGF) goes through
     // read_input, so that state/ can record it and replay it later without
-    // the file. Null: read the file.
-    std::function<bool(const std::string& path, std::string& text)> input_reader;
-    bool read_input(const std::string& path, std::string& text) {
-        return input_reader ? input_reader(path, text) : read_file(path, text);
+    // the file. Null: read the file. Reads are bounded by `kind`
+    // (utilities/file.h); `why`, if given, receives the reason of a failure.
+    using InputReader = std::function<bool(const std::string& path, std::string& text, FileKind kind, std::string* why)>;
+    InputReader input_reader;
+    bool read_input(const std::string& path, std::string& text, FileKind kind = FileKind::kJobspec,
+                    std::string* why = nullptr) {
+        return input_reader ? input_reader(path, text, kind, why) : read_file(path, text, why, kind);
     }
     // Wraps each recognised command line; `run` runs it and returns true
     // to quit. Null: commands just run.

@@ -324,7 +324,7 @@ bool run_journaled(Session& s, const Args& args, const std::function<bool()>& ru
     return quit;
 }
 
-bool read_input(SessionState& st, const std::string& path, std::string& text) {
+bool read_input(SessionState& st, const std::string& path, std::string& text, FileKind kind, std::string* why) {
     if (st.replay != nullptr) {
         if (st.replay_input >= st.replay->inputs.size()) return false;
         const Input& in = st.replay->inputs[st.replay_input++];
@@ -332,7 +332,7 @@ bool read_input(SessionState& st, const std::string& path, std::string& text) {
         text = st.journal.blob(in.blob);
         return true;
     }
-    bool ok = read_file(path, text);
+    bool ok = read_file(path, text, why, kind);
     if (st.recording != nullptr) {
         st.recording->inputs.push_back(Input{path, ok ? kPending : kUnreadable});
         if (ok) st.pending.push_back(text);
@@ -558,7 +558,9 @@ void attach_journal(Session& s, const std::string& source) {
     st->journal_forced = s.options.queue_policy.rfind("jqm", 0) == 0 || !s.options.queues_file.empty();
     SessionState* raw = st.get();
     s.state = st;
-    s.input_reader = [raw](const std::string& path, std::string& text) { return read_input(*raw, path, text); };
+    s.input_reader = [raw](const std::string& path, std::string& text, FileKind kind, std::string* why) {
+        return read_input(*raw, path, text, kind, why);
+    };
     Session* session = &s;
     s.around_command = [session](const Args& args, const std::function<bool()>& run) {
         return run_journaled(*session, args, run);

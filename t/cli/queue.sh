@@ -41,7 +41,7 @@ EVENT 30 end job=2 queue=default name=b status=killed
 TIME 30" "$(echo "$out" | strip)"
 expect_eq "failed submits are reported, one line each" "ERROR: submit: $D/cores9_10.yaml: the request can never be satisfied on this resource graph
 ERROR: submit: --priority must be 1 to 10, not '11'
-ERROR: submit: cannot read $D/no-such-file.yaml" "$(cat err)"
+ERROR: submit: cannot read $D/no-such-file.yaml: No such file or directory" "$(cat err)"
 expect_contains "start lists the cores" "EVENT 0 start job=3 queue=default name=c resources=node1:core2,node1:core3" "$out"
 python3 - events.json <<'PY' || fail "events.json"
 import json, sys
@@ -71,7 +71,7 @@ expect_contains "reserve line" "EVENT 0 reserve job=2 queue=default name=$D/core
 expect_contains "backfill" "EVENT 0 start job=3" "$out"
 expect_contains "reserved state" "state=reserved reason=\"reserved at 20\"" "$out"
 out=$("$RQ" -L "$M" -d --queue-policy nosuch <cmds 2>&1)
-expect_contains "bad policy" "ERROR: --queue-policy: unknown queue policy 'nosuch'" "$out"
+expect_contains "bad policy" "resource-query: --queue-policy: unknown queue policy 'nosuch'" "$out"
 
 # --replay of an SWF trace: field rules and skipped lines.
 cat >trace.swf <<END
@@ -151,7 +151,7 @@ ERROR: submit: $D/cores2_10.yaml: queue 'default' has no resource manager 'nosuc
 ERROR: submit: $D/cores2_10.yaml: no queue 'nosuch'" "$(cat err)"
 printf 'queues: []\n' >bad-queues.yaml
 out=$(echo time | "$RQ" -L "$M" -d --queue-policy jqm -Q bad-queues.yaml 2>&1)
-expect_contains "bad -Q" "ERROR: -Q: bad-queues.yaml: no queue" "$out"
+expect_contains "bad -Q" "resource-query: -Q: bad-queues.yaml: no queue" "$out"
 
 # The generator is seeded, and its traces replay under every policy.
 python3 "$SRC/utilities/swf_generate.py" --jobs 200 --max-size 8 --seed 5 --max-runtime 500 >g1.swf

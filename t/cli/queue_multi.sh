@@ -107,10 +107,10 @@ printf 'queues:\n  - {name: a, policy: jqm}\n  - {name: b, policy: easy}\n' >bad
 for f in bad1 bad2 bad3 bad4; do
     echo "submit --queue a $D/cores2_10.yaml" | "$RQ" -L "$M" -Q $f.yaml >/dev/null 2>>qerr
 done
-expect_eq "-Q errors" "ERROR: -Q: bad1.yaml: queue a: unknown queue policy 'lifo' (fcfs, easy, conservative, hybrid, jqm, jqm-skip)
-ERROR: -Q: bad2.yaml: queue a: queue-depth must be 0 (all) or positive, not -1
-ERROR: -Q: bad3.yaml: queue a: hybrid needs --reservation-depth N with N >= 1, not 0
-ERROR: -Q: bad4.yaml: queue b: policy easy cannot share a session with queue a's jqm (JQM's polls and the planner's passes do not mix)" "$(cat qerr)"
+expect_eq "-Q errors" "resource-query: -Q: bad1.yaml: queue a: unknown queue policy 'lifo' (fcfs, easy, conservative, hybrid, jqm, jqm-skip)
+resource-query: -Q: bad2.yaml: queue a: queue-depth must be 0 (all) or positive, not -1
+resource-query: -Q: bad3.yaml: queue a: hybrid needs --reservation-depth N with N >= 1, not 0
+resource-query: -Q: bad4.yaml: queue b: policy easy cannot share a session with queue a's jqm (JQM's polls and the planner's passes do not mix)" "$(cat qerr)"
 
 # JQM managers declared at the REPL: a quantity manager of 1 runs one job
 # at a time in its queue.

@@ -98,6 +98,6 @@ expect_eq "jqm unsatisfiable" "ERROR: submit: request cpus=1: resource manager g
 # A discrete manager listing an item twice is an error at -Q.
 printf 'queues:\n  - name: default\n    managers:\n      - {type: discrete, key: gpu, items: [a, a]}\n' >dup.yaml
 out=$(echo time | "$RQ" --resource "cpus=range(0-3)" --queue-policy jqm -Q dup.yaml 2>&1)
-expect_contains "duplicate item" "ERROR: -Q: dup.yaml: queue default: manager gpu: item 'a' is listed twice" "$out"
+expect_contains "duplicate item" "resource-query: -Q: dup.yaml: queue default: manager gpu: item 'a' is listed twice" "$out"
 
 finish

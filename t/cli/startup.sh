@@ -14,19 +14,19 @@ fi
 # end of input without quit exits 0
 "$RQ" -L "$SRC/conf/tiny.graphml" </dev/null >/dev/null 2>&1 || fail "EOF does not exit 0"
 
-# malformed XML: the reference's message unchanged, then where and what, exit 1
+# malformed XML: one line, where and what, exit 1
 printf '<graphml>\n<graph>' >broken.graphml
 "$RQ" -L broken.graphml </dev/null >/dev/null 2>err; status=$?
 expect_eq "malformed XML exit" 1 "$status"
-printf ': Runtime error: resource_query_t: ERROR: error in reading grug string; \nERROR: error generating resources\n\n  broken.graphml:2: malformed XML: unexpected end of data\n' >want
+printf 'resource-query: broken.graphml:2: malformed XML: unexpected end of data\n' >want
 cmp -s want err || fail "malformed XML message: $(od -c err | head -8)"
 
-# a value the reference cannot read: its message, then file, line, element and key
+# a value the reference cannot read: file, line, element and key
 sed 's|<data key="multi_scale">8</data>|<data key="multi_scale">8x</data>|' "$SRC/conf/tiny.graphml" >value.graphml
 "$RQ" -L value.graphml </dev/null >/dev/null 2>err; status=$?
 expect_eq "bad value exit" 1 "$status"
 line=$(grep -n '8x' value.graphml | cut -d: -f1)
-expect_eq "bad value message" "$(printf ': Runtime error: resource_query_t: ERROR: error in reading grug string; \nERROR: error generating resources\n\n  value.graphml:%s: edge "socket->core": key "multi_scale": "8x" is not an integer' "$line")" "$(cat err)"
+expect_eq "bad value message" "resource-query: value.graphml:$line: edge \"socket->core\": key \"multi_scale\": \"8x\" is not an integer" "$(cat err)"
 
 # a negative size is refused (the reference accepts it)
 sed 's|<data key="size">4</data>|<data key="size">-4</data>|' "$SRC/conf/tiny.graphml" >negative.graphml
@@ -48,8 +48,8 @@ sed 's|<edge source="rack" target="node"><data key="id_scope">1</data><data key=
     "$SRC/conf/tiny.graphml" >huge.graphml
 "$RQ" -L huge.graphml </dev/null >/dev/null 2>err; status=$?
 expect_eq "huge recipe exit" 1 "$status"
-expect_contains "huge recipe message" "ERROR: the recipe would generate 2,000,009,000,002 vertices, about 745061.4 GiB of memory (400 bytes per vertex): more than the limit of 2,000,000,000 vertices" "$(cat err)"
-expect_contains "huge recipe names the file" "  huge.graphml: cannot be loaded as -f grug" "$(cat err)"
+expect_contains "huge recipe message" "resource-query: the recipe would generate 2,000,009,000,002 vertices, about 745061.4 GiB of memory (400 bytes per vertex): more than the limit of 2,000,000,000 vertices" "$(cat err)"
+expect_contains "huge recipe names the file" ": huge.graphml: cannot be loaded as -f grug" "$(cat err)"
 
 # -g graphml -o: the written graph has every vertex and edge
 echo quit | "$RQ" -L "$SRC/conf/medium.graphml" -g graphml -o medium >/dev/null 2>&1 || fail "-g graphml"
