@@ -4,7 +4,6 @@
 
 #include "cli/command_table.h"
 #include "session/operations.h"
-#include "traversers/explain.h"
 #include "utilities/file.h"
 
 namespace rq {
@@ -72,11 +71,9 @@ void print_jobspec_error(Session& s, const std::string& path, const Error& error
 }
 
 // `match OP FILE --explain` after a failed match: the first level of the
-// jobspec that nothing can hold (traversers/explain.h), on the out stream.
+// jobspec that nothing can hold (session/operations.h), on the out stream.
 void print_explanation(Session& s) {
-    auto jobspec = parse_jobspec(s.read_buffer, s.graph->types());
-    if (!jobspec) return;
-    std::string why = explain_no_match(*s.graph, *s.store, s.traverser->dominant(), *jobspec);
+    std::string why = explain_no_match(s, s.read_buffer);
     if (why.empty()) why = "every level finds enough free resources on its own; they do not fit together (exclusivity, "
                            "constraints or the time window)";
     s.out() << "INFO: explain: " << why << "\n";

@@ -7,6 +7,7 @@
 #include <locale>
 #include <sstream>
 
+#include "traversers/explain.h"
 #include "traversers/find.h"
 #include "traversers/status.h"
 
@@ -125,6 +126,12 @@ MatchOutcome match_jobspec(Session& s, MatchOp op, const std::string& jobspec_te
         s.jobs[jobid] = job;
     }
     return out;
+}
+
+std::string explain_no_match(Session& s, const std::string& jobspec_text) {
+    auto jobspec = parse_jobspec(jobspec_text, s.graph->types());
+    if (!jobspec) return "";
+    return explain_no_match(*s.graph, *s.store, s.traverser->dominant(), *jobspec);
 }
 
 Status cancel_job(Session& s, int64_t jobid) {

@@ -52,6 +52,11 @@ MatchOutcome match_jobspec(Session& s, MatchOp op, const std::string& jobspec_te
 // Full cancel of a live job. kNotFound: "cancel: ERROR: nonexistent job N".
 Status cancel_job(Session& s, int64_t jobid);
 
+// Why the jobspec text matches nothing now (docs/matching.md "Writing a
+// jobspec"): the first level no vertex can hold, or "" when every
+// level alone finds enough. Computed only when asked.
+std::string explain_no_match(Session& s, const std::string& jobspec_text);
+
 struct UpdateOutcome {
     bool ok = false;
     bool applied = false;       // the traverser ran (R holds the writer's text)
