@@ -44,40 +44,9 @@ struct Planner::State {
 // Leaves single-span mode (a second span arrives, or a resize).
 void Planner::materialize() {
     if (state_) return;
-    state_ = take_spare_state();
+    state_ = std::make_unique<State>();
     if (has_single()) state_->add_to_tree(single_);
     single_ = Span{};
-}
-
-namespace {
-
-// Per thread (a library user may plan in several threads), at most this
-// many spare states (a few hundred KB).
-constexpr size_t kMaxSpareStates = 1024;
-
-}  // namespace
-
-std::vector<std::unique_ptr<Planner::State>>& Planner::spare_states() {
-    thread_local std::vector<std::unique_ptr<State>> spares;
-    return spares;
-}
-
-std::unique_ptr<Planner::State> Planner::take_spare_state() {
-    auto& spares = spare_states();
-    if (spares.empty()) return std::make_unique<State>();
-    std::unique_ptr<State> state = std::move(spares.back());
-    spares.pop_back();
-    return state;
-}
-
-// Only a state as a fresh one is (no span, the base point alone, a
-// one-leaf tree) is kept; any other is freed.
-void Planner::keep_spare_state(std::unique_ptr<State> state) {
-    auto& spares = spare_states();
-    if (spares.size() >= kMaxSpareStates || !state->spans.empty() || state->resized || state->tree.size() != 1 ||
-        state->tree.height() != 0)
-        return;
-    spares.push_back(std::move(state));
 }
 
 // Back to single-span mode when one span is left in the tree, and to the
@@ -85,13 +54,10 @@ void Planner::keep_spare_state(std::unique_ptr<State> state) {
 void Planner::maybe_demote() {
     if (!state_) return;
     if (state_->spans.empty()) {
-        keep_spare_state(std::move(state_));
+        state_.reset();
     } else if (!state_->resized && state_->spans.size() == 1) {
         state_->spans.for_each([&](const Span& only) { single_ = only; });
-        state_->tree.remove_reference(single_.start, -single_.amount);
-        state_->tree.remove_reference(single_.end, single_.amount);
-        state_->spans.erase(single_.id);
-        keep_spare_state(std::move(state_));
+        state_.reset();
     }
 }
 

@@ -113,12 +113,6 @@ private:
     struct State;  // the point tree and the span table (planner.cc)
     void materialize();
     void maybe_demote();
-    // Emptied states are kept for the next materialize(): a core that
-    // holds a running job and gains then loses a reservation at every
-    // replay pass would otherwise allocate and free a tree each time.
-    static std::vector<std::unique_ptr<State>>& spare_states();
-    static std::unique_ptr<State> take_spare_state();
-    static void keep_spare_state(std::unique_ptr<State> state);
 
     bool has_single() const { return single_.id != 0; }
     int64_t single_usage(Time at, Time end) const {
