@@ -124,7 +124,7 @@ std::pair<std::string_view, std::string_view> node_and_leaves(std::string_view n
 // neighbouring nodes with the same leaves as one hostlist of nodes
 // ("node[0-99]:core[0-7]"): RFC 22 hostlists (utilities/hostlist.h), so a
 // reservation of thousands of cores is a few entries, not one per core
-// (README "Queues in simulated time", Events).
+// (docs/queue.md, Events).
 void ResourceCollector::compact_names() {
     std::vector<std::string> per_node;
     std::vector<std::string> leaves;

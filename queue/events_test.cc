@@ -1,4 +1,4 @@
-// Event resources are compact (README "Queues in simulated time",
+// Event resources are compact (docs/queue.md,
 // Events): one RFC 22 hostlist of leaves per node, and neighbouring nodes
 // with the same leaves as one hostlist of nodes, never one entry per core
 // (an Atlas-sized replay wrote 438 MB of events one core at a time).

@@ -2,7 +2,7 @@
 // releases of only the vertices a job holds, the reservation search that
 // jumps between span ends; and the planner and scoring below it, which
 // both paths share) against the exhaustive recomputation of every pass
-// (--replay-exhaustive, README "Queues in simulated time"), on 1,000
+// (--replay-exhaustive, docs/queue.md), on 1,000
 // random workloads shaped like the Atlas benchmark (t/bench/atlas_replay.sh)
 // in small: a cluster of 8-core nodes, jobs of whole nodes and of a few
 // cores, a busy queue, early ends and kills, matched with `first` (whose

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Atlas-shaped replay benchmark (README "Queues in simulated time"): a
+# Atlas-shaped replay benchmark (docs/performance.md "Replay on an
+# Atlas-shaped machine"; replay: docs/queue.md): a
 # generated trace of LLNL-Atlas's size and load on its own machine shape,
 # 1,152 nodes x 8 cores (t/bench/atlas_1152x8.graphml, a GRUG recipe),
 # matched with -P first, every policy at 1.0x and 1.75x the arrival rate.
