@@ -37,6 +37,17 @@ struct EGroup {
     // that one inline rather than allocate per candidate.
     boost::container::small_vector<EdgeEntry, 1> edges;
 
+    EGroup() = default;
+    EGroup(const EGroup&) = default;
+    EGroup& operator=(const EGroup&) = default;
+    // small_vector's move does not promise noexcept, so a growing
+    // std::vector<EGroup> copied every egroup (one copy per candidate per
+    // doubling: a fifth of a busy replay pass, docs/performance.md
+    // "Replay on an Atlas-shaped machine"). Moving EdgeEntry (trivial) or stealing the heap
+    // buffer cannot throw.
+    EGroup(EGroup&&) noexcept = default;
+    EGroup& operator=(EGroup&&) noexcept = default;
+
     bool qualified() const { return score > 0; }
 
     // The egroup of one child a visit scored: its score, all it has

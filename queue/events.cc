@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "resource/interner.h"
+#include "utilities/hostlist.h"
 
 namespace rq::queue {
 
@@ -116,6 +117,70 @@ void ResourceCollector::reset() {
     cores_ = 0;
 }
 
-const std::vector<std::string>& ResourceCollector::names() { return names_; }
+namespace {
+
+// Splits "node3:core[0-7]" into "node3" and "core[0-7]" (no ':': no node).
+std::pair<std::string_view, std::string_view> node_and_leaves(std::string_view name) {
+    size_t colon = name.find(':');
+    if (colon == std::string_view::npos) return {{}, name};
+    return {name.substr(0, colon), name.substr(colon + 1)};
+}
+
+}  // namespace
+
+// The leaves of each node as one hostlist ("node3:core[0-7]"), then
+// neighbouring nodes with the same leaves as one hostlist of nodes
+// ("node[0-99]:core[0-7]"): RFC 22 hostlists (utilities/hostlist.h), so a
+// reservation of thousands of cores is a few entries, not one per core
+// (docs/queue.md, Events).
+void ResourceCollector::compact_names() {
+    std::vector<std::string> per_node;
+    std::vector<std::string> leaves;
+    std::string_view current;
+    bool open = false;
+    auto close = [&]() {
+        if (!open) return;
+        std::string text = encode_hostlist(leaves);
+        per_node.push_back(current.empty() ? text : std::string(current) + ":" + text);
+        leaves.clear();
+        open = false;
+    };
+    for (const std::string& name : names_) {
+        auto [node, leaf] = node_and_leaves(name);
+        if (open && (node != current || node.empty())) close();
+        if (node.empty()) {
+            per_node.emplace_back(leaf);
+            continue;
+        }
+        current = node;
+        open = true;
+        leaves.emplace_back(leaf);
+    }
+    close();
+    compact_.clear();
+    std::vector<std::string> nodes;
+    std::string_view shared;
+    auto flush = [&]() {
+        if (nodes.empty()) return;
+        compact_.push_back(encode_hostlist(nodes) + ":" + std::string(shared));
+        nodes.clear();
+    };
+    for (const std::string& entry : per_node) {
+        auto [node, leaf] = node_and_leaves(entry);
+        if (!nodes.empty() && (node.empty() || leaf != shared)) flush();
+        if (node.empty()) {
+            compact_.push_back(entry);
+            continue;
+        }
+        shared = leaf;
+        nodes.emplace_back(node);
+    }
+    flush();
+}
+
+const std::vector<std::string>& ResourceCollector::names() {
+    compact_names();
+    return compact_;
+}
 
 }  // namespace rq::queue

@@ -5,8 +5,8 @@
 //   EVENT <time> <event> job=<id> queue=<queue> [name=<name>] [key=value]...
 // with, per event:
 //   submit   priority=<p> estimate=<s> runtime=<s>
-//   start    resources=<r1,r2,...>
-//   reserve  at=<planned start> resources=<r1,r2,...>
+//   start    resources=<node[0-3]:core[0-7],...> (per node, RFC 22 hostlists)
+//   reserve  at=<planned start> resources=<as start>
 //   end      status=completed|killed (killed: the run time exceeded the
 //            requested time and the job was stopped at the requested time)
 //   reject   reason="<why>" (a pass's reject keeps the job's id; a submit
@@ -54,7 +54,8 @@ private:
 };
 
 // A MatchWriter that keeps only the names of the leaf vertices of a match,
-// each qualified by its node ("node3:core5"), in emission order.
+// each qualified by its node ("node3:core5"), in emission order; names()
+// hands them out compacted ("node3:core[4-7]").
 class ResourceCollector : public MatchWriter {
 public:
     void vertex(const ResourceGraph& graph, const VertexEmission& v) override;
@@ -64,7 +65,8 @@ public:
     void edge(const ResourceGraph& graph, EdgeId e, bool) override;
     Status flush(std::ostream&) override { return ok_status(); }
     void reset() override;
-    // Finishes the collected list and returns it (valid until reset()).
+    // Finishes the collected list and returns it (valid until reset()),
+    // compacted per node as RFC 22 hostlists: "node[0-99]:core[0-7]".
     const std::vector<std::string>& names();
     // Leaves of type core among them.
     int64_t cores() const { return cores_; }
@@ -79,7 +81,9 @@ public:
     bool weights_changed() const { return weights_changed_; }
 
 private:
-    std::vector<std::string> names_;
+    void compact_names();
+    std::vector<std::string> names_;    // one per leaf, "node3:core5"
+    std::vector<std::string> compact_;  // names(): names_ compacted
     std::vector<VertexId> held_;
     size_t unqualified_ = 0;  // names_[unqualified_..] wait for their node
     int last_level_ = 0;

@@ -122,7 +122,7 @@ TEST(QueuePoolRequests, EasyBackfillsOnlyWhatDoesNotDelayTheReservation) {
     EXPECT_EQ(q.start[b], 10);
     EXPECT_EQ(q.start[c], 0);
     EXPECT_EQ(q.start[d], 20);
-    EXPECT_NE(q.lines.str().find("EVENT 0 reserve job=2 queue=default name=r at=10 resources=w:0,w:1,w:2,w:3"),
+    EXPECT_NE(q.lines.str().find("EVENT 0 reserve job=2 queue=default name=r at=10 resources=w:[0-3]"),
               std::string::npos)
         << q.lines.str();
 }

@@ -42,7 +42,7 @@ TIME 30" "$(echo "$out" | strip)"
 expect_eq "failed submits are reported, one line each" "ERROR: submit: $D/cores9_10.yaml: the request can never be satisfied on this resource graph
 ERROR: submit: --priority must be 1 to 10, not '11'
 ERROR: submit: cannot read $D/no-such-file.yaml: No such file or directory" "$(cat err)"
-expect_contains "start lists the cores" "EVENT 0 start job=3 queue=default name=c resources=node1:core2,node1:core3" "$out"
+expect_contains "start lists the cores" "EVENT 0 start job=3 queue=default name=c resources=node1:core[2-3]" "$out"
 python3 - events.json <<'PY' || fail "events.json"
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]

@@ -30,8 +30,8 @@ expect_eq "easy on pool requests" "EVENT 0 submit job=1 queue=default name=big p
 EVENT 0 submit job=2 queue=default name=whole priority=5 estimate=10 runtime=10
 EVENT 0 submit job=3 queue=default name=small priority=5 estimate=5 runtime=5
 EVENT 0 submit job=4 queue=default name=long priority=5 estimate=20 runtime=20
-EVENT 0 start job=1 queue=default name=big resources=worker0:0,worker0:1,worker0:2
-EVENT 0 reserve job=2 queue=default name=whole at=10 resources=worker0:0,worker0:1,worker0:2,worker0:3
+EVENT 0 start job=1 queue=default name=big resources=worker0:[0-2]
+EVENT 0 reserve job=2 queue=default name=whole at=10 resources=worker0:[0-3]
 EVENT 0 start job=3 queue=default name=small resources=worker0:3
 QUEUE time=0 policy=easy pending=2 running=2
   job=2 name=whole queue=default priority=5 submit=0 state=reserved reason=\"reserved at 10\"
@@ -43,7 +43,7 @@ QUEUE time=0 policy=easy pending=2 running=2
   job=4 name=long queue=default priority=5 submit=0 state=pending reason=\"resources busy; no reservation left in this pass\"
 EVENT 5 end job=3 queue=default name=small status=completed
 EVENT 10 end job=1 queue=default name=big status=completed
-EVENT 10 start job=2 queue=default name=whole resources=worker0:0,worker0:1,worker0:2,worker0:3
+EVENT 10 start job=2 queue=default name=whole resources=worker0:[0-3]
 EVENT 10 reserve job=4 queue=default name=long at=20 resources=worker0:0
 EVENT 20 end job=2 queue=default name=whole status=completed
 EVENT 20 start job=4 queue=default name=long resources=worker0:0
@@ -55,7 +55,7 @@ ERROR: submit: request cpus=x: the amount must be a positive integer up to 2^63-
 ERROR: submit: cannot read cpus=4 (a pool request is written: submit request cpus=4)
 ERROR: submit: --duration is for pool requests; a jobspec's requested time is its duration
 ERROR: submit: --duration must be a number of seconds >= 1, not '0'" "$(cat err)"
-expect_contains "json resources" '{"at":10,"event":"reserve","job":2,"name":"whole","queue":"default","resources":["worker0:0","worker0:1","worker0:2","worker0:3"],"time":0}' "$(cat events.json)"
+expect_contains "json resources" '{"at":10,"event":"reserve","job":2,"name":"whole","queue":"default","resources":["worker0:[0-3]"],"time":0}' "$(cat events.json)"
 
 # fcfs on a GRUG graph (2 nodes x 4 cores): a jobspec and pool requests
 # share the planner; p2 waits for p1's cores (cpus = core).
@@ -70,12 +70,12 @@ out=$("$RQ" -L "$D/two_nodes.graphml" -d <cmds 2>&1)
 expect_eq "jobspecs beside pool requests" "EVENT 0 submit job=1 queue=default name=spec priority=5 estimate=20 runtime=20
 EVENT 0 submit job=2 queue=default name=p1 priority=5 estimate=10 runtime=10
 EVENT 0 submit job=3 queue=default name=p2 priority=5 estimate=5 runtime=5
-EVENT 0 start job=1 queue=default name=spec resources=node1:core0,node1:core1,node1:core2,node1:core3
-EVENT 0 start job=2 queue=default name=p1 resources=node0:core0,node0:core1,node0:core2,node0:core3
+EVENT 0 start job=1 queue=default name=spec resources=node1:core[0-3]
+EVENT 0 start job=2 queue=default name=p1 resources=node0:core[0-3]
 QUEUE time=0 policy=fcfs pending=1 running=2
   job=3 name=p2 queue=default priority=5 submit=0 state=pending reason=\"resources busy (fcfs: the queue waits for this job)\"
 EVENT 10 end job=2 queue=default name=p1 status=completed
-EVENT 10 start job=3 queue=default name=p2 resources=node0:core0,node0:core1
+EVENT 10 start job=3 queue=default name=p2 resources=node0:core[0-1]
 EVENT 15 end job=3 queue=default name=p2 status=completed
 EVENT 20 end job=1 queue=default name=spec status=completed" "$out"
 
