@@ -48,16 +48,23 @@ const Pool* pool_named(const Machine& m, const std::string& name) {
 
 const char kMeminfo[] = "MemTotal:       131923436 kB\nMemFree:        125000000 kB\nMemAvailable:   126000000 kB\n";
 
+// Sources for a machine with kMeminfo, the synthetic topology `description`
+// and the affinity mask `allowed`, all written in `dir`.
+LocalSources fake_machine(const ScratchDir& dir, const char* description, std::set<unsigned> allowed) {
+    dir.write("proc/meminfo", kMeminfo);
+    LocalSources sources;
+    sources.proc_root = (dir.path / "proc").string();
+    sources.topology_xml = synthetic_xml(dir, description);
+    sources.allowed_cpus = std::move(allowed);
+    return sources;
+}
+
 // HyperQueue's memory is the sysinfo crate's total_memory(), the kernel's
 // MemTotal (crates/hyperqueue/src/worker/hwdetect.rs:239-244), not the
 // NUMA memory hwloc reports (4 GiB in this topology).
 TEST(LocalDetect, MemIsMemTotalNotNumaMemory) {
     ScratchDir dir;
-    dir.write("proc/meminfo", kMeminfo);
-    LocalSources sources;
-    sources.proc_root = (dir.path / "proc").string();
-    sources.topology_xml = synthetic_xml(dir, "numa:1(memory=4294967296) core:4 pu:1");
-    sources.allowed_cpus = std::set<unsigned>{0, 1, 2, 3};
+    LocalSources sources = fake_machine(dir, "numa:1(memory=4294967296) core:4 pu:1", {0, 1, 2, 3});
     auto m = detect_local_machine(sources);
     ASSERT_TRUE(m) << m.message();
     const Pool* mem = pool_named(*m, "mem");
@@ -78,11 +85,7 @@ TEST(LocalDetect, MemTotalParsing) {
 // (hwdetect.rs:52-70, filter_masked_cpus): `taskset -c 1` gives cpus [1].
 TEST(LocalDetect, CpusOutsideTheAffinityMaskAreLeftOut) {
     ScratchDir dir;
-    dir.write("proc/meminfo", kMeminfo);
-    LocalSources sources;
-    sources.proc_root = (dir.path / "proc").string();
-    sources.topology_xml = synthetic_xml(dir, "core:2 pu:1");
-    sources.allowed_cpus = std::set<unsigned>{1};
+    LocalSources sources = fake_machine(dir, "core:2 pu:1", {1});
     auto m = detect_local_machine(sources);
     ASSERT_TRUE(m) << m.message();
     EXPECT_EQ(format_pool_definition(*pool_named(*m, "cpus")), "range(1-1)");
@@ -90,11 +93,8 @@ TEST(LocalDetect, CpusOutsideTheAffinityMaskAreLeftOut) {
 
 TEST(LocalDetect, AMaskOverNumaNodesKeepsTheirGroups) {
     ScratchDir dir;
-    dir.write("proc/meminfo", kMeminfo);
-    LocalSources sources;
-    sources.proc_root = (dir.path / "proc").string();
-    sources.topology_xml = synthetic_xml(dir, "pack:3 numa:1 core:2 pu:1");
-    sources.allowed_cpus = std::set<unsigned>{1, 2, 3};  // one cpu of node 0, both of node 1, none of node 2
+    // One cpu of node 0, both of node 1, none of node 2.
+    LocalSources sources = fake_machine(dir, "pack:3 numa:1 core:2 pu:1", {1, 2, 3});
     auto m = detect_local_machine(sources);
     ASSERT_TRUE(m) << m.message();
     const Pool* cpus = pool_named(*m, "cpus");
@@ -111,11 +111,8 @@ TEST(LocalDetect, AMaskOverNumaNodesKeepsTheirGroups) {
 // (hwdetect.rs:234-237, read_nvidia_linux_gpu_count).
 TEST(LocalDetect, NvidiaGpusFromTheProcTree) {
     ScratchDir dir;
-    dir.write("proc/meminfo", kMeminfo);
     dir.write("proc/driver/nvidia/gpus/0000:00:06.0/information", "Model: NVIDIA H200\n");
-    LocalSources sources;
-    sources.proc_root = (dir.path / "proc").string();
-    sources.topology_xml = synthetic_xml(dir, "core:2 pu:1");
+    LocalSources sources = fake_machine(dir, "core:2 pu:1", {0, 1});
     unsetenv("CUDA_VISIBLE_DEVICES");
     auto m = detect_local_machine(sources);
     ASSERT_TRUE(m) << m.message();
