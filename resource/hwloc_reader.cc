@@ -101,10 +101,24 @@ bool is_gpu_device(hwloc_obj_t obj) {
     return false;
 }
 
+// Whether a PCI device is a GPU card by its class and vendor: a display
+// controller (class 0x03xx: VGA, XGA, 3D, other) of NVIDIA (0x10de), AMD
+// (0x1002) or Intel (0x8086). Without a CUDA/NVML/RSMI plugin hwloc shows
+// such a card only as this PCI device (docs/hwloc.md "GPUs"); a BMC's VGA
+// chip (ASPEED 0x1a03, Matrox 0x102b) is not one.
+bool is_gpu_card(hwloc_obj_t obj) {
+    if (obj->type != HWLOC_OBJ_PCI_DEVICE || obj->attr == nullptr) return false;
+    const auto& pci = obj->attr->pcidev;
+    if ((pci.class_id >> 8) != 0x03) return false;
+    return pci.vendor_id == 0x10de || pci.vendor_id == 0x1002 || pci.vendor_id == 0x8086;
+}
+
 // The physical GPU an OS device shows: its nearest PCI device ancestor (a
 // CUDA, an OpenCL and an NVML device of one card all sit under it), or
-// the OS device itself when it hangs from no PCI device.
+// the OS device itself when it hangs from no PCI device. A GPU card seen
+// through no GPU OS device is its own physical GPU.
 hwloc_obj_t physical_gpu(hwloc_obj_t osdev) {
+    if (osdev->type == HWLOC_OBJ_PCI_DEVICE) return osdev;
     for (hwloc_obj_t up = osdev->parent; up != nullptr && hwloc_obj_type_is_io(up->type); up = up->parent) {
         if (up->type == HWLOC_OBJ_PCI_DEVICE) return up;
     }
@@ -123,7 +137,9 @@ hwloc_obj_t host_of(hwloc_obj_t obj) {
 // 0, 1, ... in PCI bus order (domain, bus, device, function: the order
 // CUDA_DEVICE_ORDER=PCI_BUS_ID gives), GPUs without a PCI device after
 // them in hwloc's order. The vertex stands where the walk meets the GPU's
-// first OS device; its other OS devices make no vertex.
+// first OS device; its other OS devices make no vertex. A GPU card
+// (is_gpu_card) that no GPU OS device shows is a GPU too, its vertex
+// standing where its PCI device is.
 class GpuNumbering {
 public:
     explicit GpuNumbering(hwloc_topology_t topology) {
@@ -132,6 +148,12 @@ public:
             if (!is_gpu_device(dev)) continue;
             hwloc_obj_t gpu = physical_gpu(dev);
             if (ids_.emplace(gpu, 0).second) by_host[host_of(dev)].push_back(gpu);
+        }
+        for (hwloc_obj_t pci = nullptr; (pci = hwloc_get_next_pcidev(topology, pci)) != nullptr;) {
+            if (!is_gpu_card(pci) || ids_.count(pci) != 0) continue;
+            ids_.emplace(pci, 0);
+            bare_cards_.insert(pci);
+            by_host[host_of(pci)].push_back(pci);
         }
         for (auto& [host, gpus] : by_host) {
             std::stable_sort(gpus.begin(), gpus.end(), pci_bus_order);
@@ -147,6 +169,9 @@ public:
         return ids_.at(gpu);
     }
 
+    // Whether `pci` is a GPU card no GPU OS device shows.
+    bool is_bare_card(hwloc_obj_t pci) const { return bare_cards_.count(pci) != 0; }
+
 private:
     // PCI devices first, by bus id; the rest keep their order.
     static bool pci_bus_order(hwloc_obj_t a, hwloc_obj_t b) {
@@ -161,6 +186,7 @@ private:
 
     std::unordered_map<hwloc_obj_t, int64_t> ids_;
     std::unordered_set<hwloc_obj_t> claimed_;
+    std::unordered_set<hwloc_obj_t> bare_cards_;
 };
 
 // Where a block device sits, for messages: " at PCI 0000:02:00.0" when
@@ -196,7 +222,8 @@ std::optional<HwlocResource> describe_storage(hwloc_obj_t obj, std::vector<std::
 }
 
 // What `obj` becomes in the graph; nullopt for objects without a vertex
-// (the root of a topology without host name, bridges, PCI devices,
+// (the root of a topology without host name, bridges, PCI devices other
+// than GPU cards no GPU OS device shows,
 // instruction caches, network devices, a GPU's second OS device...).
 // `allowlist` only spares the checks of types it leaves out; `where`
 // names the file in errors; what is left out goes to `warnings`.
@@ -227,6 +254,9 @@ Result<std::optional<HwlocResource>> describe(hwloc_obj_t obj, GpuNumbering& gpu
     case HWLOC_OBJ_L3CACHE: return simple("cache", "L3cache", cache_kib());
     case HWLOC_OBJ_CORE: return simple("core", "core");
     case HWLOC_OBJ_PU: return simple("pu", "pu");
+    case HWLOC_OBJ_PCI_DEVICE:
+        if (!gpus.is_bare_card(obj)) return std::optional<HwlocResource>();
+        return std::optional<HwlocResource>(HwlocResource("gpu", "gpu", *gpus.claim(obj)));
     case HWLOC_OBJ_OS_DEVICE:
         if (obj->attr == nullptr) return std::optional<HwlocResource>();
         if (obj->attr->osdev.type == HWLOC_OBJ_OSDEV_BLOCK) {
