@@ -13,6 +13,8 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
+#include <string>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
@@ -143,18 +145,40 @@ hwloc_obj_t host_of(hwloc_obj_t obj) {
 class GpuNumbering {
 public:
     explicit GpuNumbering(hwloc_topology_t topology) {
-        std::map<hwloc_obj_t, std::vector<hwloc_obj_t>> by_host;  // host -> physical GPUs, hwloc order
+        // Per host: GPU OS devices that hang from no PCI device, by backend
+        // (each backend lists every GPU once; two backends are two views of
+        // the same GPUs), and GPU cards no attached OS device shows.
+        std::map<hwloc_obj_t, std::map<std::string, std::vector<hwloc_obj_t>>> loose;
+        std::map<hwloc_obj_t, std::vector<hwloc_obj_t>> cards;
         for (hwloc_obj_t dev = nullptr; (dev = hwloc_get_next_osdev(topology, dev)) != nullptr;) {
             if (!is_gpu_device(dev)) continue;
             hwloc_obj_t gpu = physical_gpu(dev);
-            if (ids_.emplace(gpu, 0).second) by_host[host_of(dev)].push_back(gpu);
+            if (gpu == dev)
+                loose[host_of(dev)][backend_of(dev)].push_back(dev);
+            else
+                physical_[dev] = gpu;
         }
+        std::set<hwloc_obj_t> shown;
+        for (auto& [dev, gpu] : physical_) shown.insert(gpu);
         for (hwloc_obj_t pci = nullptr; (pci = hwloc_get_next_pcidev(topology, pci)) != nullptr;) {
-            if (!is_gpu_card(pci) || ids_.count(pci) != 0) continue;
-            ids_.emplace(pci, 0);
-            bare_cards_.insert(pci);
-            by_host[host_of(pci)].push_back(pci);
+            if (is_gpu_card(pci) && shown.count(pci) == 0) cards[host_of(pci)].push_back(pci);
         }
+        for (auto& [host, list] : cards) std::stable_sort(list.begin(), list.end(), pci_bus_order);
+        bind_loose_devices(loose, cards);
+        std::map<hwloc_obj_t, std::vector<hwloc_obj_t>> by_host;  // host -> physical GPUs
+        std::set<hwloc_obj_t> seen;
+        auto add = [&](hwloc_obj_t host, hwloc_obj_t gpu) {
+            if (seen.insert(gpu).second) by_host[host].push_back(gpu);
+        };
+        for (hwloc_obj_t dev = nullptr; (dev = hwloc_get_next_osdev(topology, dev)) != nullptr;) {
+            if (is_gpu_device(dev)) add(host_of(dev), physical_of(dev));
+        }
+        for (auto& [host, list] : cards)
+            for (hwloc_obj_t pci : list) {
+                if (seen.count(pci) != 0) continue;
+                bare_cards_.insert(pci);
+                add(host, pci);
+            }
         for (auto& [host, gpus] : by_host) {
             std::stable_sort(gpus.begin(), gpus.end(), pci_bus_order);
             for (size_t i = 0; i < gpus.size(); ++i) ids_[gpus[i]] = static_cast<int64_t>(i);
@@ -164,7 +188,7 @@ public:
     // The id of the GPU `osdev` shows when this is the first of its OS
     // devices asked about; nullopt for the others.
     std::optional<int64_t> claim(hwloc_obj_t osdev) {
-        hwloc_obj_t gpu = physical_gpu(osdev);
+        hwloc_obj_t gpu = physical_of(osdev);
         if (!claimed_.insert(gpu).second) return std::nullopt;
         return ids_.at(gpu);
     }
@@ -173,6 +197,43 @@ public:
     bool is_bare_card(hwloc_obj_t pci) const { return bare_cards_.count(pci) != 0; }
 
 private:
+    // The backend an OS device comes from ("OpenCL", "CUDA", "NVML", ...).
+    static std::string backend_of(hwloc_obj_t dev) {
+        if (dev->subtype != nullptr) return dev->subtype;
+        if (const char* backend = info(dev, "Backend")) return backend;
+        std::string name = dev->name ? dev->name : "";
+        return name.substr(0, name.find_first_of("0123456789"));
+    }
+
+    hwloc_obj_t physical_of(hwloc_obj_t dev) const {
+        auto it = physical_.find(dev);
+        return it == physical_.end() ? physical_gpu(dev) : it->second;
+    }
+
+    // A GPU OS device that hangs from no PCI device (hwloc could not place
+    // an OpenCL device, say) is the k-th GPU of its backend: the k-th of
+    // each backend are one physical GPU, and that GPU is the host's k-th
+    // card no attached OS device shows, when there is one — one gpu per
+    // physical card (docs/hwloc.md "GPUs"), not one for the card and one
+    // for its loose OS device.
+    void bind_loose_devices(std::map<hwloc_obj_t, std::map<std::string, std::vector<hwloc_obj_t>>>& loose,
+                            std::map<hwloc_obj_t, std::vector<hwloc_obj_t>>& cards) {
+        for (auto& [host, backends] : loose) {
+            const std::vector<hwloc_obj_t>& host_cards = cards[host];
+            size_t count = 0;
+            for (auto& [backend, devs] : backends) count = std::max(count, devs.size());
+            for (size_t k = 0; k < count; ++k) {
+                hwloc_obj_t gpu = nullptr;
+                if (k < host_cards.size()) gpu = host_cards[k];
+                for (auto& [backend, devs] : backends) {
+                    if (k >= devs.size()) continue;
+                    if (gpu == nullptr) gpu = devs[k];
+                    physical_[devs[k]] = gpu;
+                }
+            }
+        }
+    }
+
     // PCI devices first, by bus id; the rest keep their order.
     static bool pci_bus_order(hwloc_obj_t a, hwloc_obj_t b) {
         bool a_pci = a->type == HWLOC_OBJ_PCI_DEVICE, b_pci = b->type == HWLOC_OBJ_PCI_DEVICE;
@@ -187,6 +248,7 @@ private:
     std::unordered_map<hwloc_obj_t, int64_t> ids_;
     std::unordered_set<hwloc_obj_t> claimed_;
     std::unordered_set<hwloc_obj_t> bare_cards_;
+    std::unordered_map<hwloc_obj_t, hwloc_obj_t> physical_;  // GPU OS device -> its physical GPU
 };
 
 // Where a block device sits, for messages: " at PCI 0000:02:00.0" when

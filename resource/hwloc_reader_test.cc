@@ -356,6 +356,42 @@ TEST(HwlocReader, H200NodeHasItsGpu) {
     EXPECT_EQ(count_of(g, "core"), 16u);
 }
 
+// The H200 node as hwloc 2.9 saw it live with the NVIDIA driver's OpenCL
+// ICD (captured on that node, t/data/hwloc/h200-live-opencl.xml): the
+// card is a bare PCI device (class 0x0302) and its OpenCL device hangs
+// beside it, not under it. One physical card is one gpu (docs/hwloc.md
+// "GPUs"), not one for the card and one for the OpenCL view.
+TEST(HwlocReader, ALooseOpenClDeviceIsTheBareCardItShows) {
+    std::ifstream in(RQ_SOURCE_DIR "/t/data/hwloc/h200-live-opencl.xml");
+    ASSERT_TRUE(in) << "t/data/hwloc/h200-live-opencl.xml";
+    std::stringstream text;
+    text << in.rdbuf();
+    ResourceGraph g;
+    ASSERT_TRUE(read_hwloc_xml(text.str(), "h200-live.xml", TypeAllowlist(), g).ok());
+    EXPECT_EQ(count_of(g, "gpu"), 1u);
+    EXPECT_EQ(count_of(g, "core"), 16u);
+}
+
+// Two bare cards and two backends' loose devices (OpenCL and CUDA, two
+// GPUs each): the k-th device of each backend is the k-th card, so two
+// gpus, numbered 0 and 1.
+TEST(HwlocReader, LooseDevicesOfTwoBackendsBindToTheBareCardsInOrder) {
+    auto loose = [](const char* name, const char* subtype, int osdev_type) {
+        return std::string("<object type=\"OSDev\" name=\"") + name + "\" subtype=\"" + subtype +
+               "\" osdev_type=\"" + std::to_string(osdev_type) + "\"/>";
+    };
+    std::string io = pci_device("0000:01:00.0", "") + pci_device("0000:02:00.0", "") +
+                     loose("opencl0d0", "OpenCL", 5) + loose("opencl0d1", "OpenCL", 5) +
+                     loose("cuda0", "CUDA", 5) + loose("cuda1", "CUDA", 5);
+    ResourceGraph g;
+    ASSERT_TRUE(read_hwloc_xml(tiny_xml(io), "loose.xml", TypeAllowlist::parse("gpu"), g).ok());
+    EXPECT_EQ(count_of(g, "gpu"), 2u);
+    std::vector<int64_t> ids;
+    for (auto v : g.by_type(g.types().find("gpu"))) ids.push_back(g.id(v));
+    std::sort(ids.begin(), ids.end());
+    EXPECT_EQ(ids, (std::vector<int64_t>{0, 1}));
+}
+
 TEST(HwlocReader, StorageSizes) {
     std::string io = pci_device("0000:01:00.0",
                                 "<object type=\"OSDev\" name=\"sdc\" osdev_type=\"0\">"
