@@ -3,8 +3,8 @@
 # this runs on (docs/pools.md "The local machine", docs/hwloc.md "GPUs").
 # Not a ctest: it needs a machine with a GPU; it prints what `-f local`
 # (hwdetect) and `-f hwloc` without -L find, and exits non-zero when
-#  - a GPU that `nvidia-smi -L` or /proc/driver/nvidia/gpus/* lists is
-#    missing from either;
+#  - either finds another number of GPUs than `nvidia-smi -L` or
+#    /proc/driver/nvidia/gpus/* lists (a card missed, or counted twice);
 #  - -f local's mem differs from /proc/meminfo MemTotal by more than 1%;
 #  - `taskset -c 1` does not leave -f local with cpu 1 alone.
 #
@@ -68,7 +68,9 @@ echo "== MemTotal: ${memtotal_kb:-?} kB; nproc: $(nproc); affinity: $(taskset -p
 local_out=$(echo hwdetect | $clean "$RQ" -f local -d 2>&1)
 echo "== -f local (hwdetect)"; printf '%s\n' "$local_out"
 local_gpus=$(pool_size "$local_out" gpus/nvidia)
-[ "$local_gpus" -ge "$want_gpus" ] || fail "-f local: $local_gpus nvidia gpus, the machine has $want_gpus"
+# One gpu per physical card: neither fewer (a card missed) nor more (a
+# card counted once per OS device or backend).
+[ "$want_gpus" -eq 0 ] || [ "$local_gpus" -eq "$want_gpus" ] || fail "-f local: $local_gpus nvidia gpus, the machine has $want_gpus"
 mem=$(printf '%s\n' "$local_out" | sed -n 's/^mem=sum(\([0-9]*\))$/\1/p')
 if [ -z "$mem" ] || [ -z "$memtotal_kb" ]; then
     fail "-f local: no mem=sum(N) line, or no MemTotal"
@@ -92,7 +94,7 @@ fi
 hwloc_out=$(echo "find status=up" | "$RQ" -f hwloc -W node,socket,numanode,core,gpu -d 2>&1)
 echo "== -f hwloc (this machine), node/socket/numanode/core/gpu"; printf '%s\n' "$hwloc_out" | grep -- '-[a-z]*[0-9]*\['
 hwloc_gpus=$(printf '%s\n' "$hwloc_out" | grep -c -- '-gpu[0-9]*\[')
-[ "$hwloc_gpus" -ge "$want_gpus" ] || fail "-f hwloc: $hwloc_gpus gpu vertices, the machine has $want_gpus"
+[ "$want_gpus" -eq 0 ] || [ "$hwloc_gpus" -eq "$want_gpus" ] || fail "-f hwloc: $hwloc_gpus gpu vertices, the machine has $want_gpus"
 if command -v lstopo-no-graphics >/dev/null 2>&1; then
     echo "== lstopo-no-graphics (PCI display controllers)"; lstopo-no-graphics 2>/dev/null | grep -i -e 'PCI.*(3D\|VGA\|Display' -e 'CoProc\|GPU' | head -20
 fi
