@@ -125,6 +125,9 @@ std::vector<EnvVar> EnvWriter::variables() const {
             std::vector<std::string> types;
             for (auto& [type, id] : ctest_[g])
                 if (std::find(types.begin(), types.end(), type) == types.end()) types.push_back(type);
+            // CTest keeps a group's allocation in a std::map: types sorted
+            // (CMake Source/CTest/cmCTestRunTest.cxx:938-962).
+            std::sort(types.begin(), types.end());
             std::string list;
             for (size_t i = 0; i < types.size(); ++i) list += (i ? "," : "") + types[i];
             std::string prefix = "CTEST_RESOURCE_GROUP_" + std::to_string(g);

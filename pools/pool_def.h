@@ -44,6 +44,9 @@ struct Worker {
 
 struct Machine {
     std::vector<Worker> workers;
+    // Lines for stderr about input read but ignored, each naming the file
+    // and the place (CTest's ignored keys, docs/pools.md "Coming from CTest").
+    std::vector<std::string> warnings;
 };
 
 // Largest amount anywhere: sizes, slots and requests are at most 2^63-1.

@@ -1,5 +1,7 @@
 #include "pools/pool_load.h"
 
+#include <iostream>
+
 #include "pools/local_detect.h"
 #include "pools/pool_graph.h"
 #include "pools/pool_loaders.h"
@@ -22,6 +24,7 @@ Status load_pools(const std::string& format, const std::string& path, const std:
     else if (format == "local") machine = detect_local_machine();
     else if (format == "resource") machine = machine_from_arguments({});
     if (!machine) return machine.error();
+    for (const std::string& line : machine->warnings) std::cerr << line << "\n";
     if (!resources.empty()) {
         // --resource pools are added to (or replace) the first worker's.
         auto extra = machine_from_arguments(resources);

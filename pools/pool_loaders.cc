@@ -7,6 +7,7 @@
 #include <set>
 
 #include "pools/pool_graph.h"
+#include "pools/request.h"
 
 namespace rq::pools {
 
@@ -189,16 +190,7 @@ Result<Machine> read_canary_pool(std::string_view text, const std::string& path,
 
 namespace {
 
-// CTest: names are lowercase letters, digits and underscores, starting with
-// a lowercase letter or an underscore; ids are lowercase letters, digits and
-// underscores.
-bool ctest_name(const std::string& s) {
-    if (s.empty() || !(std::islower(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-    for (char c : s)
-        if (!(std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_'))
-            return false;
-    return true;
-}
+// CTest's ids: ^[a-z0-9_]+$ (CMake Source/CTest/cmCTestResourceSpec.cxx:22).
 bool ctest_id(const std::string& s) {
     if (s.empty()) return false;
     for (char c : s)
@@ -221,16 +213,24 @@ Result<Machine> read_ctest_spec(std::string_view text, const std::string& path, 
     if (v["major"].get<int64_t>() != 1 || v["minor"].get<int64_t>() != 0)
         return bad(path, "version", "only version 1.0 is supported");
     if (!doc.contains("local") || !doc["local"].is_array()) return bad(path, "local", "missing or not an array");
-    if (doc["local"].size() != 1) return bad(path, "local", "must hold exactly one resource set");
-    auto& set = doc["local"][0];
-    if (!set.is_object()) return bad(path, "local[0]", "must be an object");
+    // An empty list is a machine with no resources; more than one set is
+    // refused (CMake Source/CTest/cmCTestResourceSpec.cxx:104-112).
+    if (doc["local"].size() > 1) return bad(path, "local", "must hold at most one resource set");
+    Machine m;
     Worker worker;
     worker.name = "local";
+    static const nlohmann::json no_resources = nlohmann::json::object();
+    auto& set = doc["local"].empty() ? no_resources : doc["local"][0];
+    if (!set.is_object()) return bad(path, "local[0]", "must be an object");
     for (auto& [type, list] : set.items()) {
         std::string at = "local[0]." + type;
-        if (type.empty() || type[0] == '_') continue;  // CTest ignores keys starting with '_'
-        if (!ctest_name(type))
-            return bad(path, at, "a resource type must be lowercase letters, digits and '_', not starting with a digit");
+        // Keys that are not type names are skipped, as CTest's MapFilter
+        // skips them (CMake Source/CTest/cmCTestResourceSpec.cxx:83-89);
+        // `_` and `_x` are names.
+        if (!is_ctest_type_name(type)) {
+            m.warnings.push_back(path + ": " + at + ": warning: ignored, not a CTest resource type name ([a-z_][a-z0-9_]*)");
+            continue;
+        }
         if (!list.is_array()) return bad(path, at, "must be an array of {id, slots}");
         Pool pool;
         pool.name = type;
@@ -255,7 +255,6 @@ Result<Machine> read_ctest_spec(std::string_view text, const std::string& path, 
         worker.pools.push_back(std::move(pool));
         if (Status fits = check_size(1 + worker_vertices(worker), limits); !fits) return bad(path, at, fits.message());
     }
-    Machine m;
     m.workers.push_back(std::move(worker));
     return m;
 }

@@ -1,5 +1,6 @@
 #include "pools/request.h"
 
+#include <algorithm>
 #include <cctype>
 #include <set>
 
@@ -70,48 +71,109 @@ Result<PoolRequest> parse_item(const std::string& item, bool zero_ok) {
     return r;
 }
 
-Result<Request> parse_ctest(std::string_view text) {
+// The states of CTest's RESOURCE_GROUPS lexer
+// (CMake Source/LexerParser/cmCTestResourceGroupsLexer.in.l:43-47).
+enum class LexState { kInitial, kGroupsStart, kGroupsEnd, kResourceStart, kResourceCount, kResourceEnd };
+
+// Longest run of characters from `set` at `pos`.
+size_t run_of(std::string_view text, size_t pos, bool (*in_set)(char)) {
+    size_t end = pos;
+    while (end < text.size() && in_set(text[end])) ++end;
+    return end - pos;
+}
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_name_char(char c) { return (c >= 'a' && c <= 'z') || is_digit(c) || c == '_'; }
+
+// The lexer's helper: requirements gather in `group` until a `;` or the
+// end writes it `copies` times; the count then resets to 1
+// (CMake Source/CTest/cmCTestResourceGroupsLexerHelper.cxx:43-55).
+struct GroupWriter {
+    Request& req;
+    std::vector<CtestRequirement> group;
+    int64_t copies = 1;
+    void write() {
+        for (int64_t i = 0; i < copies; ++i) req.groups.push_back(group);
+        group.clear();
+        copies = 1;
+    }
+};
+
+}  // namespace
+
+bool is_ctest_type_name(std::string_view name) {
+    return !name.empty() && !is_digit(name[0]) && run_of(name, 0, is_name_char) == name.size();
+}
+
+Result<Request> parse_resource_groups(std::string_view text) {
+    // CMake users write the property quoted: "2,gpus:2;gpus:4".
+    if (text.size() >= 2 && text.front() == '"' && text.back() == '"') text = text.substr(1, text.size() - 2);
     Request req;
     req.ctest = true;
-    std::string all(text);
-    size_t start = 0;
-    while (start <= all.size()) {
-        size_t end = all.find(';', start);
-        if (end == std::string::npos) end = all.size();
-        std::string group = trim(std::string_view(all).substr(start, end - start));
-        start = end + 1;
-        if (group.empty()) continue;
-        int64_t copies = 1;
-        std::vector<CtestRequirement> reqs;
-        size_t pos = 0;
-        bool first = true;
-        while (pos <= group.size()) {
-            size_t comma = group.find(',', pos);
-            if (comma == std::string::npos) comma = group.size();
-            std::string part = trim(std::string_view(group).substr(pos, comma - pos));
-            pos = comma + 1;
-            size_t colon = part.find(':');
-            if (first && colon == std::string::npos) {
-                if (!parse_amount(part, copies) || copies < 1 || copies > 4096)
-                    return bad(group, "a group count must be an integer from 1 to 4096, got '" + part + "'");
-                first = false;
-                continue;
-            }
-            first = false;
-            if (colon == std::string::npos) return bad(group, "expected TYPE:SLOTS, got '" + part + "'");
-            CtestRequirement r;
-            r.type = trim(std::string_view(part).substr(0, colon));
-            std::string slots = trim(std::string_view(part).substr(colon + 1));
-            if (Status s = check_pool_name(r.type); !s) return bad(group, s.message());
-            if (!parse_amount(slots, r.slots) || r.slots < 1)
-                return bad(group, "slots must be a positive integer, got '" + slots + "'");
-            reqs.push_back(r);
+    GroupWriter out{req, {}, 1};
+    auto fail = [&](size_t pos, const std::string& what) -> Error {
+        return make_error(Errc::kInvalid, "request '" + std::string(text) + "': at character " +
+                                              std::to_string(pos + 1) + ": " + what);
+    };
+    auto number = [&](size_t pos, size_t len, int64_t& value, int64_t most, const char* what) -> Status {
+        if (!parse_amount(text.substr(pos, len), value) || value > most)
+            return fail(pos, std::string(what) + " must be at most " + std::to_string(most));
+        return ok_status();
+    };
+    // No lexer rule takes white space, so any of it fails the whole value.
+    size_t space = text.find_first_of(" \t\r\n\v\f");
+    if (space != std::string_view::npos) return fail(space, "white space is not allowed in RESOURCE_GROUPS");
+    LexState state = LexState::kInitial;
+    size_t pos = 0;
+    while (pos < text.size()) {
+        bool group_start = state == LexState::kInitial || state == LexState::kGroupsStart;
+        bool after_item = state == LexState::kGroupsEnd || state == LexState::kResourceEnd;
+        size_t name = run_of(text, pos, is_name_char);
+        size_t digits = run_of(text, pos, is_digit);
+        char c = text[pos];
+        if ((group_start || state == LexState::kResourceStart) && name > 0 && !is_digit(c) &&
+            pos + name < text.size() && text[pos + name] == ':') {  // lexer rule {IDENTIFIER}:
+            out.group.push_back({std::string(text.substr(pos, name)), 1});
+            pos += name + 1;
+            state = LexState::kResourceCount;
+        } else if (group_start && digits > 0) {  // a group count; 0 asks for nothing
+            // CTest takes any count; ours is bounded to keep the request small.
+            if (Status s = number(pos, digits, out.copies, 4096, "a group count"); !s) return s.error();
+            pos += digits;
+            state = LexState::kGroupsEnd;
+        } else if (state == LexState::kResourceCount && digits > 0) {
+            int64_t& slots = out.group.back().slots;
+            if (Status s = number(pos, digits, slots, kMaxAmount, "slots"); !s) return s.error();
+            if (slots == 0) return fail(pos, "slots must be at least 1");
+            pos += digits;
+            state = LexState::kResourceEnd;
+        } else if (after_item && c == ',') {
+            pos += run_of(text, pos, [](char x) { return x == ','; });
+            state = LexState::kResourceStart;
+        } else if (c == ';' && state != LexState::kResourceCount) {
+            // After `N,` or at a group's start a `;` writes nothing: the
+            // lexer keeps the pending requirements and count (lexer :76-83).
+            if (after_item) out.write();
+            pos += run_of(text, pos, [](char x) { return x == ';'; });
+            state = LexState::kGroupsStart;
+        } else if (state == LexState::kResourceCount) {
+            return fail(pos, "expected the slots after '" + out.group.back().type + ":'");
+        } else {
+            return fail(pos, "unexpected '" + std::string(1, c) +
+                                 "' (expected [COUNT,]TYPE:SLOTS[,TYPE:SLOTS...] groups separated by ';')");
         }
-        if (reqs.empty()) return bad(group, "a group needs at least one TYPE:SLOTS");
-        for (int64_t i = 0; i < copies; ++i) req.groups.push_back(reqs);
     }
-    if (req.groups.empty()) return bad(std::string(text), "no resource group");
+    if (state == LexState::kResourceCount) return fail(pos, "expected the slots after '" + out.group.back().type + ":'");
+    if (state != LexState::kInitial && state != LexState::kGroupsStart) out.write();  // lexer :85-92
     return req;
+}
+
+namespace {
+
+// RESOURCE_GROUPS has no `=`; a bare count (`2`) or `;` is CTest's too.
+bool looks_like_ctest(std::string_view t) {
+    if (t.find('=') != std::string_view::npos) return false;
+    if (t.find(':') != std::string_view::npos) return true;
+    return std::all_of(t.begin(), t.end(), [](char c) { return is_digit(c) || c == ',' || c == ';' || c == '"'; });
 }
 
 }  // namespace
@@ -119,7 +181,7 @@ Result<Request> parse_ctest(std::string_view text) {
 Result<Request> parse_request(std::string_view text) {
     std::string t = trim(text);
     if (t.empty()) return make_error(Errc::kInvalid, "request: nothing requested");
-    if (t.find(':') != std::string::npos && t.find('=') == std::string::npos) return parse_ctest(t);
+    if (looks_like_ctest(t)) return parse_resource_groups(t);
     bool commas = false;
     auto items = split_items(t, commas);
     if (!items) return items.error();

@@ -40,4 +40,14 @@ struct Request {
 // item is wrong and why.
 Result<Request> parse_request(std::string_view text);
 
+// CTest's RESOURCE_GROUPS property, read as CTest's lexer reads it: `N,`
+// counts (0 allowed), empty parts, `;` alone and "" (no groups) as CTest
+// has them; one pair of enclosing double quotes is dropped
+// (docs/pools.md "Coming from CTest").
+Result<Request> parse_resource_groups(std::string_view text);
+
+// CTest's resource type names: ^[a-z_][a-z0-9_]*$
+// (CMake Source/CTest/cmCTestResourceSpec.cxx:21).
+bool is_ctest_type_name(std::string_view name);
+
 }  // namespace rq::pools

@@ -80,9 +80,28 @@ expect_eq "CTest group 1" "id:2,slots:2" "$(values CTEST_RESOURCE_GROUP_1_GPUS "
 printf '{"version": {"major": 1, "minor": 1}, "local": [{}]}' > bad.json
 err=$(echo quit | "$RQ" -f ctest -L bad.json -d 2>&1)
 expect_contains "CTest version check names file and field" "bad.json: version: only version 1.0 is supported" "$err"
-printf '{"version": {"major": 1, "minor": 0}, "local": [{"GPUs": []}]}' > bad.json
-err=$(echo quit | "$RQ" -f ctest -L bad.json -d 2>&1)
-expect_contains "CTest type names" "local[0].GPUs: a resource type must be lowercase" "$err"
+# Keys that are not type names are skipped as CTest's MapFilter skips them
+# (CMake Source/CTest/cmCTestResourceSpec.cxx:83-89), with one warning line.
+printf '{"version": {"major": 1, "minor": 0}, "local": [{"GPUs": [], "_": [{"id": "0"}]}]}' > odd.json
+err=$(echo 'request allocate _:1' | "$RQ" -f ctest -L odd.json -d 2>&1 >/dev/null)
+expect_eq "CTest: an ignored key is one warning line on stderr" \
+  "odd.json: local[0].GPUs: warning: ignored, not a CTest resource type name ([a-z_][a-z0-9_]*)" "$err"
+out=$(echo 'request allocate _:1' | "$RQ" -f ctest -L odd.json -d 2>/dev/null)
+expect_contains "CTest: '_' is a type (cmCTestResourceSpec.cxx:21)" "INFO: RESOURCES=ALLOCATED" "$out"
+# An empty `local` is a machine with no resources (cmCTestResourceSpec.cxx:108-109,
+# testCTestResourceSpec.cxx:29 spec2.json).
+printf '{"version": {"major": 1, "minor": 0}, "local": []}' > empty.json
+out=$(echo 'request allocate gpus:1' | "$RQ" -f ctest -L empty.json -d 2>&1)
+expect_eq "CTest: empty local loads" "" "$(printf '%s\n' "$out" | grep -F empty.json)"
+# A group's types sorted, as CTest's std::map keeps them (cmCTestRunTest.cxx:938-962).
+out=$(echo 'request -F env allocate gpus:1,crypto_chips:1' | "$RQ" -f ctest -L "$D/ctest.json" -d 2>&1)
+expect_eq "CTest: group types sorted" "crypto_chips,gpus" "$(values CTEST_RESOURCE_GROUP_0 "$out")"
+# A quoted request, as written in CMake, and a group count of 0
+# (testCTestResourceGroups.cxx:47).
+out=$(echo 'request -F env allocate "1,gpus:2;0,crypto_chips:1"' | "$RQ" -f ctest -L "$D/ctest.json" -d 2>&1)
+expect_eq "CTest: quoted request, 0 copies of a group" 1 "$(values CTEST_RESOURCE_GROUP_COUNT "$out")"
+err=$(echo 'request allocate 1,gpus :2' | "$RQ" -f ctest -L "$D/ctest.json" -d 2>&1)
+expect_contains "CTest: white space in a requirement" "white space is not allowed" "$err"
 
 # --- hq workers file -------------------------------------------------------
 out=$(printf '%s\n' 'request allocate mem=4294967296' 'request allocate mem=4294967296' 'request allocate mem=1' \
