@@ -50,7 +50,7 @@ expect_contains "nothing left after all" "No matching resources found" "$out"
 out=$(printf '%s\n' 'request -F env allocate mem=4294967296' 'request allocate mem=1' \
         'request allocate_orelse_reserve mem=9223372036854775807' 'request satisfiability mem=9223372036854775807' | \
       "$RQ" --resource "mem=sum(9223372036854775807)" -d 2>&1)
-expect_eq "2^32 bytes" "4294967296" "$(values HQ_RESOURCE_REQUEST_mem "$out")"
+expect_eq "2^32 bytes" "4294967296 compact" "$(values HQ_RESOURCE_REQUEST_mem "$out")"
 expect_contains "2^63-1 is satisfiable" "INFO: Satisfiable request" "$out"
 expect_contains "2^63-1 waits for the others" "SCHEDULED AT=3600" "$out"
 
