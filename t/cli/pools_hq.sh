@@ -46,6 +46,13 @@ expect_eq "seed's name" "2 tight" "$(values HQ_RESOURCE_REQUEST_gpus/nvidia "$ou
 expect_eq "program.rs:328 normalized name" "2 tight" "$(values HQ_RESOURCE_REQUEST_gpus_nvidia "$out")"
 expect_eq "program.rs:318 normalized values" "$(values HQ_RESOURCE_VALUES_gpus/nvidia "$out")" \
     "$(values HQ_RESOURCE_VALUES_gpus_nvidia "$out")"
+# --- strategies (crates/tako/src/internal/worker/resources/pool.rs) ----------
+out=$(printf '%s\n' 'request -F env allocate cpus=6' 'request -F env allocate cpus="6 tight"' \
+        'request -F env allocate cpus="3 scatter"' | "$RQ" --resource cpus=4x4 -d 2>&1)
+expect_eq "pool.rs:180 compact: 6 of a free 4x4 is 3+3" "0,1,2,4,5,6" "$(values HQ_RESOURCE_VALUES_cpus "$out" | sed -n 1p)"
+expect_eq "pool.rs:234 tight: the largest (the last of equals), then best fit" "8,9,12,13,14,15" "$(values HQ_RESOURCE_VALUES_cpus "$out" | sed -n 2p)"
+expect_eq "pool.rs:437 scatter: round robin from the first group" "3,7,10" "$(values HQ_RESOURCE_VALUES_cpus "$out" | sed -n 3p)"
+
 out=$(echo 'request -F env allocate gpus/nvidia=all' | "$RQ" $pools -d 2>&1)
 expect_eq "request.rs:93 all" "all" "$(values HQ_RESOURCE_REQUEST_gpus_nvidia "$out")"
 finish
