@@ -76,17 +76,20 @@ RandomState random_state(std::mt19937& rng) {
     return s;
 }
 
+// ... and the groups of least cost under HyperQueue's objective.
 TEST(Strategy, CompactAndTightUseTheFewestGroups) {
     std::mt19937 rng(7);
     for (int i = 0; i < 3000; ++i) {
         RandomState s = random_state(rng);
         int best = brute_fewest(s.amount, s.free);
+        int64_t cost = brute_hq_cost(s.amount, s.free);
         for (Strategy st : {Strategy::kCompact, Strategy::kTight}) {
             auto take = choose_groups(st, s.amount, s.free, s.capacity);
             ASSERT_EQ(take.has_value(), best > 0) << strategy_name(st);
             if (!take) continue;
             expect_valid(*take, s.amount, s.free);
             EXPECT_EQ(used_groups(*take), best) << strategy_name(st);
+            EXPECT_EQ(hq_cost_of_used(*take, s.free), cost) << strategy_name(st);
         }
     }
 }
@@ -105,20 +108,6 @@ TEST(Strategy, TightPrefersTheFullestGroupThatFits) {
             if ((*take)[g] > 0) {
                 EXPECT_EQ(s.free[g], least);
             }
-    }
-}
-
-TEST(Strategy, CompactAndTightChooseHyperQueuesBestGroups) {
-    std::mt19937 rng(19);
-    for (int i = 0; i < 3000; ++i) {
-        RandomState s = random_state(rng);
-        int64_t best = brute_hq_cost(s.amount, s.free);
-        for (Strategy st : {Strategy::kCompact, Strategy::kTight}) {
-            auto take = choose_groups(st, s.amount, s.free, s.capacity);
-            ASSERT_EQ(take.has_value(), best > 0) << strategy_name(st);
-            if (!take) continue;
-            EXPECT_EQ(hq_cost_of_used(*take, s.free), best) << strategy_name(st);
-        }
     }
 }
 
