@@ -54,12 +54,12 @@ Next cmd_list(Session& s, const Args&) {
 Next cmd_info(Session& s, const Args& args) {
     if (args.size() != 2) return malformed();
     int64_t jobid = parse_jobid(args[1]);
-    auto it = s.jobs.find(jobid);
-    if (it == s.jobs.end()) {
+    auto job = s.jobs.find(jobid);
+    if (!job) {
         std::cerr << "info: ERROR: nonexistent job " << jobid << std::endl;
         return Next::kFailed;
     }
-    print_job(it->second);
+    print_job(*job);
     std::cout.flush();
     return Next::kContinue;
 }

@@ -151,7 +151,8 @@ const char* kRequest = R"(usage: request SUBCMD [-F FORMAT] [--env NAME=TEMPLATE
 
 const char* kHwdetect = R"(usage: hwdetect
   Prints the resource pools detected on this machine, in HyperQueue's
-  definition syntax (cpus grouped by NUMA node, gpus/nvidia, gpus/amd, mem).
+  definition syntax, as HyperQueue detects them: cpus of the affinity mask
+  grouped by NUMA node, gpus/nvidia, gpus/amd, mem (MemTotal, in bytes).
 )";
 
 const char* kSubmit = R"(usage: submit [--queue Q] [--priority P] [--name DEF] [--runtime S] [--rm KEY=N] FILE

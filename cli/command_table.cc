@@ -176,6 +176,9 @@ Next run_command_line(Session& session, const std::string& line) {
         }
     } catch (const std::bad_alloc&) {
         out_of_memory(args[0]);
+    } catch (const CanceledJobsReadError& e) {  // docs/state.md, Memory
+        std::cerr << args[0] << ": ERROR: " << e.what() << std::endl;
+        next = Next::kFailed;
     }
     // One flush per command, not per line: whoever reads our output
     // through a pipe sees each answer whole (stderr is tied to stdout, so

@@ -111,6 +111,13 @@ const std::vector<std::string>& match_formats() {
     return formats;
 }
 
+// The long name of option `ch` (getopt's answer), or nullptr.
+static const char* long_name_of(int ch) {
+    for (const struct option* o = getopt_long_options(); o->name != nullptr; ++o)
+        if (o->val == ch) return o->name;
+    return nullptr;
+}
+
 Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& warnings) {
     Options o;
     bool prune_given = false;
@@ -120,6 +127,7 @@ Result<Options> parse_options(int argc, char** argv, std::vector<std::string>& w
     int ch;
     while ((ch = getopt_long(argc, argv, getopt_short_options(), getopt_long_options(), nullptr)) != -1) {
         std::string arg = optarg ? optarg : "";
+        if (const char* name = long_name_of(ch)) o.given.push_back(name);
         switch (ch) {
         case 'L':
             if (!exists(arg)) return make_error(Errc::kInvalid, "[ERROR] file does not exist for --load-file: " + arg);

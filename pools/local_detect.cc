@@ -2,17 +2,46 @@
 
 #include <dirent.h>
 #include <hwloc.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <memory>
+#include <sstream>
 
 namespace rq::pools {
 
 namespace {
 
 using Topology = std::unique_ptr<hwloc_topology, void (*)(hwloc_topology_t)>;
+
+// The cpus the process may run on, or nullopt when the mask is unknown
+// (HyperQueue then allows every core: hwdetect.rs filter_masked_cpus).
+std::optional<std::set<unsigned>> affinity_mask() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return std::nullopt;
+    std::set<unsigned> cpus;
+    for (unsigned cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+        if (CPU_ISSET(cpu, &set)) cpus.insert(cpu);
+    return cpus;
+}
+
+// The cpus outside `allowed` removed, empty groups dropped. HyperQueue
+// filters its NUMA cpu lists by the affinity mask
+// (crates/hyperqueue/src/worker/hwdetect.rs:52-70, filter_masked_cpus).
+void keep_allowed(Pool& pool, const std::set<unsigned>& allowed) {
+    for (auto& group : pool.groups)
+        group.erase(std::remove_if(group.begin(), group.end(),
+                                   [&](const PoolItem& i) { return allowed.count(unsigned(std::stoul(i.id))) == 0; }),
+                    group.end());
+    pool.groups.erase(std::remove_if(pool.groups.begin(), pool.groups.end(), [](const auto& g) { return g.empty(); }),
+                      pool.groups.end());
+    if (pool.groups.empty()) pool.groups.emplace_back();
+    pool.grouped = pool.grouped && pool.groups.size() > 1;
+}
 
 // cpus: PU os indexes grouped by the objects of `by` (NUMA, else package).
 Pool detect_cpus(hwloc_topology_t topo) {
@@ -48,9 +77,9 @@ Pool detect_cpus(hwloc_topology_t topo) {
     return pool;
 }
 
-std::vector<PoolItem> nvidia_from_proc() {
+std::vector<PoolItem> nvidia_from_proc(const std::string& proc_root) {
     std::vector<PoolItem> items;
-    DIR* dir = opendir("/proc/driver/nvidia/gpus");
+    DIR* dir = opendir((proc_root + "/driver/nvidia/gpus").c_str());
     if (dir == nullptr) return items;
     int n = 0;
     while (dirent* e = readdir(dir))
@@ -90,23 +119,65 @@ std::vector<PoolItem> visible_devices(const std::string& value) {
     return items;
 }
 
-Result<Machine> detect_local_machine() {
+std::optional<uint64_t> mem_total_bytes(const std::string& meminfo) {
+    std::istringstream lines(meminfo);
+    std::string line;
+    while (std::getline(lines, line)) {
+        if (line.rfind("MemTotal:", 0) != 0) continue;
+        std::istringstream fields(line.substr(9));
+        uint64_t kib = 0;
+        std::string unit;
+        if (!(fields >> kib >> unit) || unit != "kB" || kib > UINT64_MAX / 1024) return std::nullopt;
+        return kib * 1024;
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+Result<Topology> load_topology(const LocalSources& sources) {
     hwloc_topology_t raw = nullptr;
     if (hwloc_topology_init(&raw) != 0) return make_error(Errc::kIo, "local machine: cannot initialize hwloc");
     Topology topo(raw, hwloc_topology_destroy);
-    if (hwloc_topology_load(topo.get()) != 0) return make_error(Errc::kIo, "local machine: hwloc cannot detect the topology");
+    if (!sources.topology_xml.empty() && hwloc_topology_set_xml(raw, sources.topology_xml.c_str()) != 0)
+        return make_error(Errc::kIo, "local machine: hwloc cannot read " + sources.topology_xml);
+    if (hwloc_topology_load(raw) != 0) return make_error(Errc::kIo, "local machine: hwloc cannot detect the topology");
+    return topo;
+}
+
+// The kernel's MemTotal, as HyperQueue reads it (the sysinfo crate's
+// total_memory(), i.e. /proc/meminfo MemTotal: hwdetect.rs:239-244,
+// read_linux_memory); else the physical pages. Not hwloc's NUMA memory,
+// which on virtual machines is far below it (docs/pools.md "The local
+// machine").
+uint64_t detect_memory(const std::string& proc_root) {
+    std::ifstream in(proc_root + "/meminfo");
+    std::stringstream text;
+    text << in.rdbuf();
+    if (auto bytes = mem_total_bytes(text.str())) return *bytes;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : 0;
+}
+
+}  // namespace
+
+Result<Machine> detect_local_machine(const LocalSources& sources) {
+    auto topo = load_topology(sources);
+    if (!topo) return topo.error();
     Worker w;
     char host[256] = {0};
     w.name = gethostname(host, sizeof host - 1) == 0 && host[0] ? host : "localhost";
-    w.pools.push_back(detect_cpus(topo.get()));
+    Pool cpus = detect_cpus(topo->get());
+    auto allowed = sources.allowed_cpus ? sources.allowed_cpus : affinity_mask();
+    if (allowed) keep_allowed(cpus, *allowed);
+    w.pools.push_back(std::move(cpus));
     const char* cuda = std::getenv("CUDA_VISIBLE_DEVICES");
     std::vector<PoolItem> nvidia = cuda ? visible_devices(cuda) : std::vector<PoolItem>{};
-    add_indexed(w, "gpus/nvidia", nvidia.empty() ? nvidia_from_proc() : std::move(nvidia));
+    add_indexed(w, "gpus/nvidia", nvidia.empty() ? nvidia_from_proc(sources.proc_root) : std::move(nvidia));
     const char* rocr = std::getenv("ROCR_VISIBLE_DEVICES");
     const char* hip = std::getenv("HIP_VISIBLE_DEVICES");
     if (rocr || hip) add_indexed(w, "gpus/amd", visible_devices(rocr ? rocr : hip));
-    uint64_t bytes = hwloc_get_root_obj(topo.get())->total_memory;
-    if (bytes == 0) bytes = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE));
+    uint64_t bytes = detect_memory(sources.proc_root);
     if (bytes > 0 && bytes <= uint64_t(kMaxAmount)) {
         Pool mem;
         mem.name = "mem";

@@ -377,10 +377,9 @@ int info(reapi_cli_ctx& c, uint64_t jobid, char** mode, bool* reserved, int64_t*
     *at = 0;
     *ov = 0;
     if (!c.session) return uninitialized(c, "info");
-    auto it = c.session->jobs.find(static_cast<int64_t>(jobid));
-    if (it == c.session->jobs.end())
-        return fail(c, ENOENT, "info: ERROR: nonexistent job " + std::to_string(jobid));
-    const JobRecord& job = it->second;
+    auto found = c.session->jobs.find(static_cast<int64_t>(jobid));
+    if (!found) return fail(c, ENOENT, "info: ERROR: nonexistent job " + std::to_string(jobid));
+    const JobRecord& job = *found;
     const char* name = job.state == JobState::kAllocated ? "ALLOCATED"
                        : job.state == JobState::kReserved ? "RESERVED"
                                                           : "CANCELED";

@@ -60,10 +60,7 @@ int clone(reapi_cli_ctx& c, reapi_cli_ctx*& out) {
         return fail(c, EPROTO, "clone: ERROR: " + copy->last_error);
     for (const Call& call : c.history) (void)replay(*copy, call);  // failures replay as failures
     copy->session->next_jobid = c.session->next_jobid;
-    for (auto& [id, job] : c.session->jobs) {
-        auto it = copy->session->jobs.find(id);
-        if (it != copy->session->jobs.end()) it->second.overhead = job.overhead;
-    }
+    for (auto& [id, job] : c.session->jobs) copy->session->jobs.set_overhead(id, job.overhead);
     copy->load_seconds = c.load_seconds;
     copy->min_match = c.min_match;
     copy->max_match = c.max_match;

@@ -13,6 +13,8 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
+#include <string>
 #include <tuple>
 #include <unordered_map>
 #include <unordered_set>
@@ -101,10 +103,24 @@ bool is_gpu_device(hwloc_obj_t obj) {
     return false;
 }
 
+// Whether a PCI device is a GPU card by its class and vendor: a display
+// controller (class 0x03xx: VGA, XGA, 3D, other) of NVIDIA (0x10de), AMD
+// (0x1002) or Intel (0x8086). Without a CUDA/NVML/RSMI plugin hwloc shows
+// such a card only as this PCI device (docs/hwloc.md "GPUs"); a BMC's VGA
+// chip (ASPEED 0x1a03, Matrox 0x102b) is not one.
+bool is_gpu_card(hwloc_obj_t obj) {
+    if (obj->type != HWLOC_OBJ_PCI_DEVICE || obj->attr == nullptr) return false;
+    const auto& pci = obj->attr->pcidev;
+    if ((pci.class_id >> 8) != 0x03) return false;
+    return pci.vendor_id == 0x10de || pci.vendor_id == 0x1002 || pci.vendor_id == 0x8086;
+}
+
 // The physical GPU an OS device shows: its nearest PCI device ancestor (a
 // CUDA, an OpenCL and an NVML device of one card all sit under it), or
-// the OS device itself when it hangs from no PCI device.
+// the OS device itself when it hangs from no PCI device. A GPU card seen
+// through no GPU OS device is its own physical GPU.
 hwloc_obj_t physical_gpu(hwloc_obj_t osdev) {
+    if (osdev->type == HWLOC_OBJ_PCI_DEVICE) return osdev;
     for (hwloc_obj_t up = osdev->parent; up != nullptr && hwloc_obj_type_is_io(up->type); up = up->parent) {
         if (up->type == HWLOC_OBJ_PCI_DEVICE) return up;
     }
@@ -123,16 +139,46 @@ hwloc_obj_t host_of(hwloc_obj_t obj) {
 // 0, 1, ... in PCI bus order (domain, bus, device, function: the order
 // CUDA_DEVICE_ORDER=PCI_BUS_ID gives), GPUs without a PCI device after
 // them in hwloc's order. The vertex stands where the walk meets the GPU's
-// first OS device; its other OS devices make no vertex.
+// first OS device; its other OS devices make no vertex. A GPU card
+// (is_gpu_card) that no GPU OS device shows is a GPU too, its vertex
+// standing where its PCI device is.
 class GpuNumbering {
 public:
     explicit GpuNumbering(hwloc_topology_t topology) {
-        std::map<hwloc_obj_t, std::vector<hwloc_obj_t>> by_host;  // host -> physical GPUs, hwloc order
+        // Per host: GPU OS devices that hang from no PCI device, by backend
+        // (each backend lists every GPU once; two backends are two views of
+        // the same GPUs), and GPU cards no attached OS device shows.
+        std::map<hwloc_obj_t, std::map<std::string, std::vector<hwloc_obj_t>>> loose;
+        std::map<hwloc_obj_t, std::vector<hwloc_obj_t>> cards;
         for (hwloc_obj_t dev = nullptr; (dev = hwloc_get_next_osdev(topology, dev)) != nullptr;) {
             if (!is_gpu_device(dev)) continue;
             hwloc_obj_t gpu = physical_gpu(dev);
-            if (ids_.emplace(gpu, 0).second) by_host[host_of(dev)].push_back(gpu);
+            if (gpu == dev)
+                loose[host_of(dev)][backend_of(dev)].push_back(dev);
+            else
+                physical_[dev] = gpu;
         }
+        std::set<hwloc_obj_t> shown;
+        for (auto& [dev, gpu] : physical_) shown.insert(gpu);
+        for (hwloc_obj_t pci = nullptr; (pci = hwloc_get_next_pcidev(topology, pci)) != nullptr;) {
+            if (is_gpu_card(pci) && shown.count(pci) == 0) cards[host_of(pci)].push_back(pci);
+        }
+        for (auto& [host, list] : cards) std::stable_sort(list.begin(), list.end(), pci_bus_order);
+        bind_loose_devices(loose, cards);
+        std::map<hwloc_obj_t, std::vector<hwloc_obj_t>> by_host;  // host -> physical GPUs
+        std::set<hwloc_obj_t> seen;
+        auto add = [&](hwloc_obj_t host, hwloc_obj_t gpu) {
+            if (seen.insert(gpu).second) by_host[host].push_back(gpu);
+        };
+        for (hwloc_obj_t dev = nullptr; (dev = hwloc_get_next_osdev(topology, dev)) != nullptr;) {
+            if (is_gpu_device(dev)) add(host_of(dev), physical_of(dev));
+        }
+        for (auto& [host, list] : cards)
+            for (hwloc_obj_t pci : list) {
+                if (seen.count(pci) != 0) continue;
+                bare_cards_.insert(pci);
+                add(host, pci);
+            }
         for (auto& [host, gpus] : by_host) {
             std::stable_sort(gpus.begin(), gpus.end(), pci_bus_order);
             for (size_t i = 0; i < gpus.size(); ++i) ids_[gpus[i]] = static_cast<int64_t>(i);
@@ -142,12 +188,52 @@ public:
     // The id of the GPU `osdev` shows when this is the first of its OS
     // devices asked about; nullopt for the others.
     std::optional<int64_t> claim(hwloc_obj_t osdev) {
-        hwloc_obj_t gpu = physical_gpu(osdev);
+        hwloc_obj_t gpu = physical_of(osdev);
         if (!claimed_.insert(gpu).second) return std::nullopt;
         return ids_.at(gpu);
     }
 
+    // Whether `pci` is a GPU card no GPU OS device shows.
+    bool is_bare_card(hwloc_obj_t pci) const { return bare_cards_.count(pci) != 0; }
+
 private:
+    // The backend an OS device comes from ("OpenCL", "CUDA", "NVML", ...).
+    static std::string backend_of(hwloc_obj_t dev) {
+        if (dev->subtype != nullptr) return dev->subtype;
+        if (const char* backend = info(dev, "Backend")) return backend;
+        std::string name = dev->name ? dev->name : "";
+        return name.substr(0, name.find_first_of("0123456789"));
+    }
+
+    hwloc_obj_t physical_of(hwloc_obj_t dev) const {
+        auto it = physical_.find(dev);
+        return it == physical_.end() ? physical_gpu(dev) : it->second;
+    }
+
+    // A GPU OS device that hangs from no PCI device (hwloc could not place
+    // an OpenCL device, say) is the k-th GPU of its backend: the k-th of
+    // each backend are one physical GPU, and that GPU is the host's k-th
+    // card no attached OS device shows, when there is one — one gpu per
+    // physical card (docs/hwloc.md "GPUs"), not one for the card and one
+    // for its loose OS device.
+    void bind_loose_devices(std::map<hwloc_obj_t, std::map<std::string, std::vector<hwloc_obj_t>>>& loose,
+                            std::map<hwloc_obj_t, std::vector<hwloc_obj_t>>& cards) {
+        for (auto& [host, backends] : loose) {
+            const std::vector<hwloc_obj_t>& host_cards = cards[host];
+            size_t count = 0;
+            for (auto& [backend, devs] : backends) count = std::max(count, devs.size());
+            for (size_t k = 0; k < count; ++k) {
+                hwloc_obj_t gpu = nullptr;
+                if (k < host_cards.size()) gpu = host_cards[k];
+                for (auto& [backend, devs] : backends) {
+                    if (k >= devs.size()) continue;
+                    if (gpu == nullptr) gpu = devs[k];
+                    physical_[devs[k]] = gpu;
+                }
+            }
+        }
+    }
+
     // PCI devices first, by bus id; the rest keep their order.
     static bool pci_bus_order(hwloc_obj_t a, hwloc_obj_t b) {
         bool a_pci = a->type == HWLOC_OBJ_PCI_DEVICE, b_pci = b->type == HWLOC_OBJ_PCI_DEVICE;
@@ -161,6 +247,8 @@ private:
 
     std::unordered_map<hwloc_obj_t, int64_t> ids_;
     std::unordered_set<hwloc_obj_t> claimed_;
+    std::unordered_set<hwloc_obj_t> bare_cards_;
+    std::unordered_map<hwloc_obj_t, hwloc_obj_t> physical_;  // GPU OS device -> its physical GPU
 };
 
 // Where a block device sits, for messages: " at PCI 0000:02:00.0" when
@@ -196,7 +284,8 @@ std::optional<HwlocResource> describe_storage(hwloc_obj_t obj, std::vector<std::
 }
 
 // What `obj` becomes in the graph; nullopt for objects without a vertex
-// (the root of a topology without host name, bridges, PCI devices,
+// (the root of a topology without host name, bridges, PCI devices other
+// than GPU cards no GPU OS device shows,
 // instruction caches, network devices, a GPU's second OS device...).
 // `allowlist` only spares the checks of types it leaves out; `where`
 // names the file in errors; what is left out goes to `warnings`.
@@ -227,6 +316,9 @@ Result<std::optional<HwlocResource>> describe(hwloc_obj_t obj, GpuNumbering& gpu
     case HWLOC_OBJ_L3CACHE: return simple("cache", "L3cache", cache_kib());
     case HWLOC_OBJ_CORE: return simple("core", "core");
     case HWLOC_OBJ_PU: return simple("pu", "pu");
+    case HWLOC_OBJ_PCI_DEVICE:
+        if (!gpus.is_bare_card(obj)) return std::optional<HwlocResource>();
+        return std::optional<HwlocResource>(HwlocResource("gpu", "gpu", *gpus.claim(obj)));
     case HWLOC_OBJ_OS_DEVICE:
         if (obj->attr == nullptr) return std::optional<HwlocResource>();
         if (obj->attr->osdev.type == HWLOC_OBJ_OSDEV_BLOCK) {

@@ -21,6 +21,9 @@
 //   (CUDA, OpenCL, NVML, RSMI,                     in PCI bus order (GPUs
 //   LevelZero, other co-processors                 without a PCI device last,
 //   under one PCI device)                          in hwloc order)
+//   PCI display controller (0x03xx)   gpu          the same numbering; only
+//   of NVIDIA, AMD or Intel that no                when no such OS device
+//   GPU OS device shows                            shows the card
 //   OS device, block                  storage      storage<L#>; size in GB;
 //                                                  property LinuxDeviceID. A
 //                                                  block device without a

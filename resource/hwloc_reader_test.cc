@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -39,10 +41,15 @@ std::string l3_cache(const char* cpuset, int first_core) {
            core_with_pu(first_core) + core_with_pu(first_core + 1) + "</object>";
 }
 
+// PCI classes and vendors ("class [vendor:device] [subvendor:subdevice] rev").
+const char kNvidia3D[] = "0302 [10de:1db4] [10de:1212] a1";
+const char kAspeedVga[] = "0300 [1a03:2000] [1a03:2000] 41";  // a BMC's VGA chip
+const char kNvme[] = "0108 [144d:a808] [144d:a801] 00";
+
 // A PCI device holding the given OS devices.
-std::string pci_device(const char* busid, const std::string& os_devices) {
-    return std::string("<object type=\"PCIDev\" pci_busid=\"") + busid +
-           "\" pci_type=\"0302 [10de:1db4] [10de:1212] a1\">" + os_devices + "</object>";
+std::string pci_device(const char* busid, const std::string& os_devices, const char* type = kNvidia3D) {
+    return std::string("<object type=\"PCIDev\" pci_busid=\"") + busid + "\" pci_type=\"" + type + "\">" +
+           os_devices + "</object>";
 }
 
 // One host "tiny7": a package with two L3 caches of two single-PU cores, a
@@ -67,7 +74,8 @@ std::string tiny_io() {
     return pci_device("0000:01:00.0",
                       "<object type=\"OSDev\" name=\"nvme0n1\" osdev_type=\"0\">"
                       "<info name=\"Size\" value=\"3125627568\"/><info name=\"LinuxDeviceID\" value=\"259:0\"/>"
-                      "</object>") +
+                      "</object>",
+                      kNvme) +
            pci_device("0000:02:00.0",
                       "<object type=\"OSDev\" name=\"cuda1\" subtype=\"CUDA\" osdev_type=\"5\">"
                       "<info name=\"Backend\" value=\"CUDA\"/></object>"
@@ -262,7 +270,7 @@ TEST(HwlocReader, GpusOfDifferentKindsAreNumberedInPciBusOrder) {
     // hwloc's order nor the device names).
     std::string io = pci_device("0000:05:00.0", osdev("opencl0d0", 5, "OpenCL") + osdev("rsmi0", 1, "RSMI")) +
                      pci_device("0000:03:00.0", osdev("cuda0", 5, "CUDA")) +
-                     pci_device("0000:04:00.0", osdev("card1", 1, nullptr) + osdev("eth0", 2, nullptr));
+                     pci_device("0000:04:00.0", osdev("card1", 1, nullptr) + osdev("eth0", 2, nullptr), kAspeedVga);
     EXPECT_EQ(gpus_of(io), (std::vector<std::string>{
                                "/cluster0/tiny7/gpu1 gpu id=1 size=1 rank=-1",  // bus 05
                                "/cluster0/tiny7/gpu0 gpu id=0 size=1 rank=-1",  // bus 03
@@ -308,8 +316,80 @@ TEST(HwlocReader, NotEveryGpuDeviceIsAGpu) {
     // DRM cards and render nodes (also a BMC's VGA chip), networks,
     // DMA engines: no vertex.
     std::string io = pci_device("0000:02:00.0", osdev("card0", 1, nullptr) + osdev("renderD128", 1, "DRM") +
-                                                    osdev("dma0chan0", 4, "DMA") + osdev("eth0", 2, nullptr));
+                                                    osdev("dma0chan0", 4, "DMA") + osdev("eth0", 2, nullptr),
+                                kAspeedVga);
     EXPECT_EQ(gpus_of(io), std::vector<std::string>{});
+}
+
+TEST(HwlocReader, GpuCardsNoOsDeviceShowsAreGpus) {
+    // Without a CUDA/NVML/RSMI plugin hwloc shows a GPU only as its PCI
+    // device: a display controller (class 0x03xx) of NVIDIA, AMD or Intel
+    // is a gpu, numbered with the others in bus order; a DRM card under it
+    // changes nothing. A BMC's VGA chip, an NVIDIA audio function, a
+    // storage controller are not GPUs. One gpu per card still: the card
+    // at bus 06 seen by CUDA is gpu1 once.
+    std::string io = pci_device("0000:07:00.0", "", "0380 [1002:66a1] [1002:081e] 06") +  // AMD MI50
+                     pci_device("0000:06:00.0", osdev("cuda0", 5, "CUDA")) +
+                     pci_device("0000:05:00.0", osdev("card0", 1, nullptr), "0300 [8086:56c0] [8086:4905] 08") +
+                     pci_device("0000:03:00.0", "", kAspeedVga) +
+                     pci_device("0000:02:00.0", "", "0403 [10de:22ba] [10de:0000] a1") +  // audio
+                     pci_device("0000:01:00.0", "", kNvme) + pci_device("0000:08:00.0", "");
+    EXPECT_EQ(gpus_of(io), (std::vector<std::string>{
+                               "/cluster0/tiny7/gpu2 gpu id=2 size=1 rank=-1",  // bus 07
+                               "/cluster0/tiny7/gpu1 gpu id=1 size=1 rank=-1",  // bus 06
+                               "/cluster0/tiny7/gpu0 gpu id=0 size=1 rank=-1",  // bus 05
+                               "/cluster0/tiny7/gpu3 gpu id=3 size=1 rank=-1",  // bus 08
+                           }));
+}
+
+// The real H200 node (../shared/machines/README): hwloc saw its GPU only
+// as "PCI 00:06.0 (3D)", vendor NVIDIA, with no OS device.
+TEST(HwlocReader, H200NodeHasItsGpu) {
+    std::ifstream in(RQ_SHARED_DIR "/machines/h200-node-wholeio.xml");
+    if (!in) GTEST_SKIP() << "h200-node-wholeio.xml is absent";
+    std::stringstream text;
+    text << in.rdbuf();
+    ResourceGraph g;
+    ASSERT_TRUE(read_hwloc_xml(text.str(), "h200.xml", TypeAllowlist(), g).ok());
+    ASSERT_EQ(count_of(g, "gpu"), 1u);
+    EXPECT_EQ(g.id(g.by_type(g.types().find("gpu")).at(0)), 0);
+    EXPECT_EQ(count_of(g, "core"), 16u);
+}
+
+// The H200 node as hwloc 2.9 saw it live with the NVIDIA driver's OpenCL
+// ICD (captured on that node, t/data/hwloc/h200-live-opencl.xml): the
+// card is a bare PCI device (class 0x0302) and its OpenCL device hangs
+// beside it, not under it. One physical card is one gpu (docs/hwloc.md
+// "GPUs"), not one for the card and one for the OpenCL view.
+TEST(HwlocReader, ALooseOpenClDeviceIsTheBareCardItShows) {
+    std::ifstream in(RQ_SOURCE_DIR "/t/data/hwloc/h200-live-opencl.xml");
+    ASSERT_TRUE(in) << "t/data/hwloc/h200-live-opencl.xml";
+    std::stringstream text;
+    text << in.rdbuf();
+    ResourceGraph g;
+    ASSERT_TRUE(read_hwloc_xml(text.str(), "h200-live.xml", TypeAllowlist(), g).ok());
+    EXPECT_EQ(count_of(g, "gpu"), 1u);
+    EXPECT_EQ(count_of(g, "core"), 16u);
+}
+
+// Two bare cards and two backends' loose devices (OpenCL and CUDA, two
+// GPUs each): the k-th device of each backend is the k-th card, so two
+// gpus, numbered 0 and 1.
+TEST(HwlocReader, LooseDevicesOfTwoBackendsBindToTheBareCardsInOrder) {
+    auto loose = [](const char* name, const char* subtype, int osdev_type) {
+        return std::string("<object type=\"OSDev\" name=\"") + name + "\" subtype=\"" + subtype +
+               "\" osdev_type=\"" + std::to_string(osdev_type) + "\"/>";
+    };
+    std::string io = pci_device("0000:01:00.0", "") + pci_device("0000:02:00.0", "") +
+                     loose("opencl0d0", "OpenCL", 5) + loose("opencl0d1", "OpenCL", 5) +
+                     loose("cuda0", "CUDA", 5) + loose("cuda1", "CUDA", 5);
+    ResourceGraph g;
+    ASSERT_TRUE(read_hwloc_xml(tiny_xml(io), "loose.xml", TypeAllowlist::parse("gpu"), g).ok());
+    EXPECT_EQ(count_of(g, "gpu"), 2u);
+    std::vector<int64_t> ids;
+    for (auto v : g.by_type(g.types().find("gpu"))) ids.push_back(g.id(v));
+    std::sort(ids.begin(), ids.end());
+    EXPECT_EQ(ids, (std::vector<int64_t>{0, 1}));
 }
 
 TEST(HwlocReader, StorageSizes) {

@@ -1,11 +1,15 @@
 // The job table of spec/cli.md §5.1: one record per job id, ids ascending.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
+#include <vector>
+
+#include "session/canceled_jobs.h"
 
 namespace rq {
 
@@ -22,54 +26,75 @@ struct JobRecord {
     double overhead = 0;  // seconds spent matching
 };
 
-// The job table, ids ascending. Matches create ever-larger ids, so an
-// insert appends (one 56-byte entry in a deque block; a std::map node took
-// 96); an `update` with an older id inserts in the middle, moving the
-// entries after it. Entries have `first` (id) and `second` (record), as
-// map entries do.
+// The job table, ids ascending. Jobs live in memory (a deque: matches
+// create ever-larger ids, so an insert appends; an `update` with an older
+// id inserts in the middle) until they are canceled; a canceled job whose
+// id exceeds every stored one moves to CanceledJobs, on disk (docs/state.md,
+// Memory). Iteration merges both in id order; entries have `first` (id) and
+// `second` (record), as map entries do.
 class JobTable {
 public:
     struct Entry {
         int64_t first;
         JobRecord second;
     };
-    using iterator = std::deque<Entry>::iterator;
-    using const_iterator = std::deque<Entry>::const_iterator;
 
-    iterator begin() { return entries_.begin(); }
-    iterator end() { return entries_.end(); }
-    const_iterator begin() const { return entries_.begin(); }
-    const_iterator end() const { return entries_.end(); }
-    size_t size() const { return entries_.size(); }
-    bool empty() const { return entries_.empty(); }
-    size_t count(int64_t id) const { return find(id) != end() ? 1 : 0; }
-    iterator find(int64_t id) {
-        auto it = lower(id);
-        return it != entries_.end() && it->first == id ? it : entries_.end();
-    }
-    const_iterator find(int64_t id) const { return const_cast<JobTable*>(this)->find(id); }
-    // The record of `id`, default-constructed if absent.
-    JobRecord& operator[](int64_t id) {
-        if (entries_.empty() || entries_.back().first < id) return entries_.push_back({id, JobRecord{}}), entries_.back().second;
-        auto it = lower(id);
-        if (it == entries_.end() || it->first != id) it = entries_.insert(it, Entry{id, JobRecord{}});
-        return it->second;
-    }
+    // Walks the live and the stored jobs together, ids ascending. A stored
+    // job is read a block at a time into the iterator.
+    class const_iterator {
+    public:
+        const Entry& operator*() const { return from_live_ ? *live_ : stored_; }
+        const Entry* operator->() const { return &**this; }
+        const_iterator& operator++();
+        bool operator==(const const_iterator& o) const { return live_ == o.live_ && next_ == o.next_; }
+        bool operator!=(const const_iterator& o) const { return !(*this == o); }
 
+    private:
+        friend class JobTable;
+        const_iterator(const JobTable* table, std::deque<Entry>::const_iterator live, size_t next);
+        void settle();
+        const CanceledRecord& record(size_t index);
+
+        const JobTable* table_;
+        std::deque<Entry>::const_iterator live_;
+        size_t next_;  // the next stored record
+        std::vector<CanceledRecord> block_;
+        size_t block_no_ = SIZE_MAX;
+        bool from_live_ = true;
+        Entry stored_{};
+    };
+
+    const_iterator begin() const { return const_iterator(this, live_.begin(), 0); }
+    const_iterator end() const { return const_iterator(this, live_.end(), canceled_.size()); }
+    size_t size() const { return live_.size() + canceled_.size() - removed_.size(); }
+    bool empty() const { return size() == 0; }
+    size_t count(int64_t id) const { return live(id) != nullptr || stored(id) ? 1 : 0; }
+
+    // The record of `id`, wherever it is kept.
+    std::optional<JobRecord> find(int64_t id) const;
+    // The in-memory record of `id` (nullptr when absent or stored).
+    JobRecord* live(int64_t id);
+    const JobRecord* live(int64_t id) const { return const_cast<JobTable*>(this)->live(id); }
+    // The in-memory record of `id`, default-constructed if absent (a stored
+    // record is brought back to memory first).
+    JobRecord& operator[](int64_t id);
+    // Marks `id` canceled; moves it to the store when it can go there.
+    void cancel(int64_t id);
+    // Sets the overhead of `id` (a resume restoring the measured times).
+    void set_overhead(int64_t id, double overhead);
     // Forgets `id` (an all-or-nothing match undoing its earlier jobs).
-    size_t erase(int64_t id) {
-        auto it = find(id);
-        if (it == end()) return 0;
-        entries_.erase(it);
-        return 1;
-    }
+    size_t erase(int64_t id);
 
 private:
-    iterator lower(int64_t id) {
-        return std::lower_bound(entries_.begin(), entries_.end(), id,
-                                [](const Entry& e, int64_t key) { return e.first < key; });
-    }
-    std::deque<Entry> entries_;
+    std::deque<Entry>::iterator lower(int64_t id);
+    std::optional<CanceledRecord> stored(int64_t id) const;
+    JobRecord record_of(const CanceledRecord& r) const;
+
+    std::deque<Entry> live_;
+    CanceledJobs canceled_;
+    // Stored ids taken back to memory or forgotten (rare: an `update` or
+    // a resume rewriting a canceled id).
+    std::set<int64_t> removed_;
 };
 
 }  // namespace rq

@@ -138,7 +138,7 @@ Status cancel_job(Session& s, int64_t jobid) {
     if (!s.is_live(jobid))
         return make_error(Errc::kNotFound, "cancel: ERROR: nonexistent job " + std::to_string(jobid));
     Status done = s.traverser->cancel(jobid);
-    s.jobs[jobid].state = JobState::kCanceled;
+    s.jobs.cancel(jobid);
     if (!done.ok())
         return make_error(done.code(),
                           "cancel: ERROR: error encountered while removing job " + std::to_string(jobid));
@@ -191,12 +191,12 @@ UpdateOutcome update_job(Session& s, const std::string& reader, const std::strin
 PartialCancelOutcome partial_cancel_job(Session& s, int64_t jobid, const std::string& reader,
                                         const std::string& text) {
     PartialCancelOutcome out;
-    auto job = s.jobs.find(jobid);
-    if (job == s.jobs.end() || job->second.state == JobState::kCanceled) {
+    const JobRecord* job = s.jobs.live(jobid);
+    if (job == nullptr || job->state == JobState::kCanceled) {
         out.status = make_error(Errc::kNotFound, "ERROR: nonexistent job " + std::to_string(jobid));
         return out;
     }
-    if (job->second.state == JobState::kReserved) {
+    if (job->state == JobState::kReserved) {
         out.status = make_error(Errc::kNotFound, "ERROR: reservations not currently supported by partial cancel");
         return out;
     }
@@ -213,7 +213,7 @@ PartialCancelOutcome partial_cancel_job(Session& s, int64_t jobid, const std::st
         out.status = make_error(released.code(), "ERROR: error encountered while removing job " + std::to_string(jobid),
                                 released.message());
     } else if (*released) {
-        job->second.state = JobState::kCanceled;
+        s.jobs.cancel(jobid);
         out.full_removal = true;
     }
     s.traverser->clear_message();

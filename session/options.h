@@ -55,6 +55,16 @@ struct Options {
     std::string replay_summary;         // --replay-summary FILE.json
     int64_t replay_slowdown_bound = 10; // --replay-slowdown-bound SECONDS
     int64_t replay_top_users = 10;      // --replay-top-users N
+    // The long names of the options written on the command line ("match-policy",
+    // "load-file", ...), whatever their value: a resume refuses a setting
+    // that was given, not only one that differs from its default
+    // (docs/state.md "Settings given with a resume").
+    std::vector<std::string> given;
+    bool was_given(const std::string& long_name) const {
+        for (const std::string& g : given)
+            if (g == long_name) return true;
+        return false;
+    }
 };
 
 // Resolves a -S selector (e.g. "C+PA", or in lowercase) to subsystem

@@ -58,8 +58,8 @@ struct Session {
         return last_jobspec_path;
     }
     bool is_live(int64_t id) const {
-        auto it = jobs.find(id);
-        return it != jobs.end() && it->second.state != JobState::kCanceled;
+        const JobRecord* job = jobs.live(id);  // a stored job is canceled
+        return job != nullptr && job->state != JobState::kCanceled;
     }
 
     // Parsed jobspecs by file content: scripts match the same file many

@@ -12,6 +12,7 @@ namespace {
 // as text.
 struct Setting {
     const char* option;
+    const char* long_name;  // as Options::given records it
     std::function<std::string(const Options&)> value;
 };
 
@@ -23,16 +24,16 @@ std::string joined(const std::vector<std::string>& items, const char* separator)
 
 const std::vector<Setting>& shaping_settings() {
     static const std::vector<Setting> settings = {
-        {"-W", [](const Options& o) { return o.load_allowlist; }},
-        {"--resource", [](const Options& o) { return joined(o.pool_resources, " --resource "); }},
-        {"-S", [](const Options& o) { return o.match_subsystems; }},
-        {"-P", [](const Options& o) { return o.match_policy; }},
-        {"-T", [](const Options& o) { return o.traverser; }},
-        {"-p", [](const Options& o) { return o.prune_filters; }},
-        {"--queue-policy", [](const Options& o) { return o.queue_policy; }},
-        {"--queue-depth", [](const Options& o) { return std::to_string(o.queue_depth); }},
-        {"--reservation-depth", [](const Options& o) { return std::to_string(o.reservation_depth); }},
-        {"-Q", [](const Options& o) { return o.queues_file; }},
+        {"-W", "load-allowlist", [](const Options& o) { return o.load_allowlist; }},
+        {"--resource", "resource", [](const Options& o) { return joined(o.pool_resources, " --resource "); }},
+        {"-S", "match-subsystems", [](const Options& o) { return o.match_subsystems; }},
+        {"-P", "match-policy", [](const Options& o) { return o.match_policy; }},
+        {"-T", "traverser-policy", [](const Options& o) { return o.traverser; }},
+        {"-p", "prune-filters", [](const Options& o) { return o.prune_filters; }},
+        {"--queue-policy", "queue-policy", [](const Options& o) { return o.queue_policy; }},
+        {"--queue-depth", "queue-depth", [](const Options& o) { return std::to_string(o.queue_depth); }},
+        {"--reservation-depth", "reservation-depth", [](const Options& o) { return std::to_string(o.reservation_depth); }},
+        {"-Q", "queues", [](const Options& o) { return o.queues_file; }},
     };
     return settings;
 }
@@ -70,9 +71,10 @@ Status check_source(const Options& given, const Options& saved, const std::strin
                                                   " input (resume it with -f db, or without -f)");
         return ok_status();
     }
-    if (given.load_format != defaults.load_format && given.load_format != saved.load_format)
+    bool format_given = given.was_given("load-format") || given.load_format != defaults.load_format;
+    if (format_given && given.load_format != saved.load_format)
         return conflict(path, "-f", given.load_format, saved.load_format);
-    if (load_file_given(given) && !same_file(given.load_file, saved.load_file))
+    if ((given.was_given("load-file") || load_file_given(given)) && !same_file(given.load_file, saved.load_file))
         return conflict(path, "-L", given.load_file, saved.load_file);
     return ok_status();
 }
@@ -85,10 +87,11 @@ Result<Options> resume_options(const Options& given, const Options& saved, const
     const Options defaults;
     for (const Setting& s : shaping_settings()) {
         std::string value = s.value(given);
-        if (value != s.value(defaults) && value != s.value(saved)) return conflict(path, s.option, value, s.value(saved));
+        bool given_here = given.was_given(s.long_name) || value != s.value(defaults);
+        if (given_here && value != s.value(saved)) return conflict(path, s.option, value, s.value(saved));
     }
     Options o = saved;
-    if (given.match_format != defaults.match_format) o.match_format = given.match_format;
+    if (given.was_given("match-format") || given.match_format != defaults.match_format) o.match_format = given.match_format;
     o.test_output = given.test_output;
     o.elapse_time = given.elapse_time;
     o.disable_prompt = given.disable_prompt;

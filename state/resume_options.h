@@ -15,7 +15,8 @@ namespace rq::state {
 // setting that shapes the saved session (-L, -f, -W, --resource, -S, -P,
 // -T, -p, the queue's settings) given with a value other than the saved
 // one is refused, naming `path` and the saved value. A setting is "given"
-// when it differs from its default (the parsed options do not say more).
+// when the command line wrote it (Options::given) or it differs from its
+// default (options made by a program rather than parsed).
 Result<Options> resume_options(const Options& given, const Options& saved, const std::string& path,
                                bool state_file);
 

@@ -394,12 +394,12 @@ Result<uint64_t> write_job_rows(Database& db, const Session& s, const std::set<i
         auto old = old_digest(*select, id);
         if (!old) return old.error();
         digest -= *old;
-        auto it = s.jobs.find(id);
-        if (it == s.jobs.end()) {
+        auto found = s.jobs.find(id);
+        if (!found) {
             RQ_TRY(drop->bind(1, id).run());
             continue;
         }
-        const JobRecord& j = it->second;
+        const JobRecord& j = *found;
         std::string state = job_state_name(j.state), spec = j.jobspec_path ? *j.jobspec_path : std::string();
         JobR r = job_r(s, id);  // state/job_r.h
         uint64_t d = job_digest(id, state, j.scheduled_at, spec, j.overhead, r);

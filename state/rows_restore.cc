@@ -178,6 +178,7 @@ Status restore_jobs(Database& db, Session& s, uint64_t& sum, std::map<int64_t, J
         j.scheduled_at = jobs->integer(2);
         if (!spec.empty()) j.jobspec_path = s.share_path(spec);
         j.overhead = overhead;
+        if (j.state == JobState::kCanceled) s.jobs.cancel(id);  // to the store (docs/state.md, Memory)
         rs[id] = std::move(r);
     }
     return status;

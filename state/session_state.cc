@@ -112,8 +112,7 @@ std::vector<int64_t> touched_jobs(const Args& args, int64_t before, int64_t afte
 Timing timing_of(const Session& s, const std::vector<int64_t>& jobs) {
     Timing t{s.min_match_time, s.max_match_time, s.total_match_time, s.timed_matches, {}};
     for (int64_t id : jobs) {
-        auto it = s.jobs.find(id);
-        if (it != s.jobs.end()) t.overheads.emplace_back(id, it->second.overhead);
+        if (auto job = s.jobs.find(id)) t.overheads.emplace_back(id, job->overhead);
     }
     return t;
 }
@@ -123,10 +122,7 @@ void restore_timing(Session& s, const Timing& t) {
     s.max_match_time = t.max;
     s.total_match_time = t.total;
     s.timed_matches = t.timed;
-    for (auto& [id, overhead] : t.overheads) {
-        auto it = s.jobs.find(id);
-        if (it != s.jobs.end()) it->second.overhead = overhead;
-    }
+    for (auto& [id, overhead] : t.overheads) s.jobs.set_overhead(id, overhead);
 }
 
 

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Memory of a long session without --state (docs/state.md, Memory): N match/cancel cycles on conf/tiny.graphml, peak RSS
 # after 10,000 cycles and after N (default 1,000,000). Nothing is
-# journaled without --state, so what grows is the job table alone (every
-# job stays for `list`/`info`, spec/cli.md §5.13). A benchmark, not a test.
+# journaled without --state, and canceled jobs leave memory for a
+# temporary file (every job stays for `list`/`info`, spec/cli.md §5.13), so
+# the peak should stay flat. A benchmark, not a test.
 # usage: t/bench/state_memory_soak.sh BUILD/bin/resource-query [N]
 set -eu
 RQ=${1:?resource-query binary}
