@@ -28,6 +28,15 @@ std::string upper(std::string s) {
     return s;
 }
 
+// HyperQueue's variable suffix: ASCII letters and digits kept, case and
+// all; anything else becomes '_' (`gpus/nvidia` -> `gpus_nvidia`).
+std::string hq_env_name(const std::string& name) {
+    std::string out = name;
+    for (char& c : out)
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) c = '_';
+    return out;
+}
+
 // canary's resource name: "cpus" -> "cpu", "gpus" -> "gpu".
 std::string singular(const std::string& name) {
     return name.size() > 1 && name.back() == 's' ? name.substr(0, name.size() - 1) : name;
@@ -63,7 +72,7 @@ Result<std::unique_ptr<MatchWriter>> make_pool_writer(const std::string& format)
 EnvWriter::PoolIds& EnvWriter::pool(const std::string& name) {
     for (auto& p : pools_)
         if (p.name == name) return p;
-    pools_.push_back({name, true, 0, {}});
+    pools_.push_back({name, true, 0, {}, {}});
     return pools_.back();
 }
 
@@ -72,6 +81,9 @@ void EnvWriter::set_allocation(const Allocation& a, const ResourceGraph& graph) 
     have_allocation_ = true;
     for (const PoolTake& take : a.pools) {
         PoolIds& p = pool(take.name);
+        // HyperQueue's AllocationRequest as it prints it:
+        // crates/tako/src/internal/common/resources/request.rs:85-96.
+        p.request = take.all ? "all" : std::to_string(take.total()) + " " + strategy_name(take.strategy);
         for (const ItemTake& i : take.items) {
             // A sum pool is one vertex named after its type: no identity.
             if (graph.name(i.item) == graph.type_name(i.item)) p.indexed = false;
@@ -106,10 +118,16 @@ void EnvWriter::vertex(const ResourceGraph& graph, const VertexEmission& v) {
 std::vector<EnvVar> EnvWriter::variables() const {
     std::vector<EnvVar> vars;
     for (const PoolIds& p : pools_) {
-        vars.push_back({"HQ_RESOURCE_REQUEST_" + p.name, std::to_string(p.total)});
+        std::string request = p.request.empty() ? std::to_string(p.total) : p.request;
+        // The seed's name, then HyperQueue's current one where it differs
+        // (crates/hyperqueue/src/worker/start/program.rs:281-287, 328-338).
+        std::string hq_name = hq_env_name(p.name);
+        vars.push_back({"HQ_RESOURCE_REQUEST_" + p.name, request});
+        if (hq_name != p.name) vars.push_back({"HQ_RESOURCE_REQUEST_" + hq_name, request});
         if (!p.indexed) continue;
         std::string ids = join_ids(p.ids);
         vars.push_back({"HQ_RESOURCE_VALUES_" + p.name, ids});
+        if (hq_name != p.name) vars.push_back({"HQ_RESOURCE_VALUES_" + hq_name, ids});
         if (p.name == "gpus/nvidia") {
             vars.push_back({"CUDA_VISIBLE_DEVICES", ids});
             vars.push_back({"CUDA_DEVICE_ORDER", "PCI_BUS_ID"});

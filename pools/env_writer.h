@@ -54,6 +54,7 @@ private:
         std::string name;
         bool indexed = true;
         int64_t total = 0;
+        std::string request;  // HyperQueue's text of the request: "6 tight", "all"
         std::vector<std::pair<std::string, int64_t>> ids;  // (id, amount)
     };
     PoolIds& pool(const std::string& name);

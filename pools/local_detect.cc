@@ -108,8 +108,12 @@ std::vector<PoolItem> visible_devices(const std::string& value) {
         std::string id = value.substr(start, end - start);
         id.erase(0, id.find_first_not_of(" \t"));
         id.erase(id.find_last_not_of(" \t") + 1);
+        // HyperQueue ignores the whole variable when an id repeats or is
+        // empty (crates/hyperqueue/src/worker/hwdetect.rs:209-221, 293-299);
+        // `-1` is an id like any other there.
         bool dup = std::any_of(items.begin(), items.end(), [&](const PoolItem& i) { return i.id == id; });
-        if (!id.empty() && !dup) items.push_back({id, 1});
+        if (id.empty() || dup) return {};
+        items.push_back({id, 1});
         start = end + 1;
     }
     return items;
@@ -168,7 +172,8 @@ Result<Machine> detect_local_machine(const LocalSources& sources) {
     if (allowed) keep_allowed(cpus, *allowed);
     w.pools.push_back(std::move(cpus));
     const char* cuda = std::getenv("CUDA_VISIBLE_DEVICES");
-    add_indexed(w, "gpus/nvidia", cuda ? visible_devices(cuda) : nvidia_from_proc(sources.proc_root));
+    std::vector<PoolItem> nvidia = cuda ? visible_devices(cuda) : std::vector<PoolItem>{};
+    add_indexed(w, "gpus/nvidia", nvidia.empty() ? nvidia_from_proc(sources.proc_root) : std::move(nvidia));
     const char* rocr = std::getenv("ROCR_VISIBLE_DEVICES");
     const char* hip = std::getenv("HIP_VISIBLE_DEVICES");
     if (rocr || hip) add_indexed(w, "gpus/amd", visible_devices(rocr ? rocr : hip));

@@ -43,9 +43,13 @@ public:
                 if (eat(']')) break;
                 if (!eat(',')) return fail("expected ',' or ']' after a group");
             }
+            // One group is a plain list: crates/hyperqueue/src/worker/parser.rs:405-411.
+            if (pool.groups.size() == 1) pool.grouped = false;
         } else {
             auto group = values();
             if (!group) return group.error();
+            // HyperQueue refuses `[]`: crates/hyperqueue/src/worker/parser.rs:99-103.
+            if (group->empty()) return fail("a list has to contain at least one element");
             pool.groups.push_back(std::move(*group));
         }
         skip_space();
@@ -112,6 +116,16 @@ bool call_argument(std::string_view text, std::string_view word, std::string_vie
     return true;
 }
 
+// HyperQueue's integers: a digit, then digits and `_` separators that are
+// dropped (`1_000_000`); crates/hyperqueue/src/common/parser2.rs:216-230.
+bool parse_hq_number(std::string_view text, int64_t& out) {
+    if (text.empty() || text[0] < '0' || text[0] > '9') return false;
+    std::string digits;
+    for (char c : text)
+        if (c != '_') digits += c;
+    return parse_amount(digits, out);
+}
+
 Status check_unique(const Pool& pool) {
     std::set<std::string> seen;
     for (auto& group : pool.groups)
@@ -144,8 +158,21 @@ Status check_pool_name(std::string_view name) {
     return ok_status();
 }
 
-Result<Pool> parse_pool_definition(std::string_view name, std::string_view definition) {
+Status check_hq_pool_name(std::string_view name) {
     RQ_TRY(check_pool_name(name));
+    // crates/hyperqueue/src/worker/parser.rs:169-175: an ASCII letter, then
+    // ASCII letters, digits and '/'.
+    bool ok = std::isalpha(static_cast<unsigned char>(name[0])) && static_cast<unsigned char>(name[0]) < 0x80;
+    for (char c : name)
+        ok = ok && static_cast<unsigned char>(c) < 0x80 && (std::isalnum(static_cast<unsigned char>(c)) || c == '/');
+    if (!ok)
+        return make_error(Errc::kInvalid, "resource pool " + std::string(name) +
+                                              ": a name must start with a letter and hold only letters, digits and '/'");
+    return ok_status();
+}
+
+Result<Pool> parse_pool_definition(std::string_view name, std::string_view definition) {
+    RQ_TRY(check_hq_pool_name(name));
     std::string_view def = trim(definition);
     if (def.empty()) return bad(name, "empty definition");
     Pool pool;
@@ -158,7 +185,9 @@ Result<Pool> parse_pool_definition(std::string_view name, std::string_view defin
         return parsed;
     }
     if (call_argument(def, "sum", arg)) {
-        if (!parse_amount(arg, pool.size) || pool.size < 1)
+        // crates/hyperqueue/src/client/commands/worker.rs:382-387.
+        if (name == "cpus") return bad(name, "Resource kind `sum` cannot be used with CPUs. CPUs must have identity");
+        if (!parse_hq_number(arg, pool.size) || pool.size < 1)
             return bad(name, "sum(N) needs a positive integer N up to 2^63-1, got '" + std::string(arg) + "'");
         pool.sum = true;
         pool.groups.push_back({{std::string(name), pool.size}});
@@ -167,8 +196,8 @@ Result<Pool> parse_pool_definition(std::string_view name, std::string_view defin
     if (call_argument(def, "range", arg)) {
         size_t dash = arg.find('-');
         int64_t start = 0, end = 0;
-        if (dash == std::string_view::npos || !parse_amount(trim(arg.substr(0, dash)), start) ||
-            !parse_amount(trim(arg.substr(dash + 1)), end))
+        if (dash == std::string_view::npos || !parse_hq_number(trim(arg.substr(0, dash)), start) ||
+            !parse_hq_number(trim(arg.substr(dash + 1)), end))
             return bad(name, "range(START-END) needs two non-negative integers, got '" + std::string(arg) + "'");
         if (end < start) return bad(name, "range(" + std::string(arg) + ") ends before it starts");
         if (end - start >= (int64_t(1) << 24)) return bad(name, "range(" + std::string(arg) + ") is too large");
@@ -179,7 +208,7 @@ Result<Pool> parse_pool_definition(std::string_view name, std::string_view defin
     size_t x = def.find('x');
     if (x != std::string_view::npos) {
         int64_t n = 0, m = 0;
-        if (!parse_amount(def.substr(0, x), n) || !parse_amount(def.substr(x + 1), m) || n < 1 || m < 1)
+        if (!parse_hq_number(def.substr(0, x), n) || !parse_hq_number(def.substr(x + 1), m) || n < 1 || m < 1)
             return bad(name, "NxM needs two positive integers, got '" + std::string(def) + "'");
         if (n > (int64_t(1) << 24) / m) return bad(name, std::string(def) + " is too large");
         pool.grouped = true;

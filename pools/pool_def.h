@@ -62,6 +62,10 @@ Result<Pool> parse_resource_argument(std::string_view argument);
 // Pool names: non-empty, no whitespace, no '=', no quotes.
 Status check_pool_name(std::string_view name);
 
+// HyperQueue's stricter rule for the names it defines (`--resource`, the hq
+// loader): a letter, then letters, digits and '/' (docs/pools.md).
+Status check_hq_pool_name(std::string_view name);
+
 // The pool in HyperQueue's syntax (hwdetect output): compact forms where
 // they apply (`range(0-3)`, `2x4`, `sum(N)`), lists otherwise.
 std::string format_pool_definition(const Pool& pool);

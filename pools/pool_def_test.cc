@@ -62,6 +62,37 @@ TEST(PoolDefinition, ErrorsNameThePoolAndTheProblem) {
     EXPECT_FALSE(parse_pool_definition("a b", "sum(1)"));
 }
 
+// HyperQueue's refusals and numbers (It4innovations/hyperqueue); the
+// full table of its parser tests is t/data/pools/hq-definitions.tsv.
+TEST(PoolDefinition, HyperQueueRefusesWhatItRefuses) {
+    // crates/hyperqueue/src/worker/parser.rs:97-103 (test at :489)
+    EXPECT_FALSE(parse_pool_definition("mem", "[]"));
+    // parser.rs:169-175: a letter first, then letters, digits, '/'
+    for (const char* name : {"1a", "_x", "a_b", "a-b", "a.b", "/x"})
+        EXPECT_FALSE(parse_pool_definition(name, "sum(1)")) << name;
+    EXPECT_TRUE(parse_pool_definition("gpus/nvidia", "sum(1)"));
+    EXPECT_TRUE(parse_pool_definition("Fpga2", "sum(1)"));
+    // crates/hyperqueue/src/client/commands/worker.rs:382-387
+    auto cpus = parse_pool_definition("cpus", "sum(4)");
+    ASSERT_FALSE(cpus);
+    EXPECT_NE(cpus.message().find("Resource kind `sum` cannot be used with CPUs. CPUs must have identity"),
+              std::string::npos);
+}
+
+TEST(PoolDefinition, HyperQueueNumbersTakeUnderscores) {
+    // crates/hyperqueue/src/common/parser2.rs:216-230 (test parser.rs:547)
+    auto sum = parse_pool_definition("mem", "sum(1_000_000)");
+    ASSERT_TRUE(sum) << sum.message();
+    EXPECT_EQ(sum->size, 1000000);
+    auto range = parse_pool_definition("gpus", "range(1_0-1_2)");
+    ASSERT_TRUE(range) << range.message();
+    EXPECT_EQ(ids(*range), (std::vector<std::string>{"10", "11", "12"}));
+    auto nxm = parse_pool_definition("cpus", "2x5_000");
+    ASSERT_TRUE(nxm) << nxm.message();
+    EXPECT_EQ(nxm->groups.at(1).size(), 5000u);
+    EXPECT_FALSE(parse_pool_definition("mem", "sum(_1)"));
+}
+
 TEST(PoolDefinition, FormatReadsBack) {
     for (const char* def : {"range(0-7)", "2x4", "sum(4294967296)", "[a, \"b c\"]", "[[a, b], [c]]"}) {
         auto p = parse_pool_definition("x", def);

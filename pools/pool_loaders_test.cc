@@ -97,6 +97,35 @@ TEST(Ctest, ValidatesAsCtest) {
                  "local[0].gpus[0].slots: must be a non-negative integer");
 }
 
+// crates/hyperqueue/src/worker/start/program.rs:281-287, 328-338 and
+// crates/tako/src/internal/common/resources/request.rs:85-96.
+TEST(EnvWriter, HqResourceRequestIsAmountAndStrategyUnderBothNames) {
+    ResourceGraph g;
+    Machine m;
+    Worker w{"w", {}, 1, false};
+    w.pools.push_back(*parse_pool_definition("gpus/nvidia", "range(0-7)"));
+    m.workers.push_back(w);
+    ASSERT_TRUE(build_pool_graph(m, g).ok());
+    TypeId t = g.types().find("gpus/nvidia");
+    PoolTake take{"gpus/nvidia", t, false, Strategy::kTight, {}};
+    for (VertexId v : g.by_type(t))
+        if (take.items.size() < 6) take.items.push_back({v, 1});
+    Allocation a;
+    a.pools.push_back(take);
+    EnvWriter env(false);
+    env.set_allocation(a, g);
+    std::ostringstream out;
+    ASSERT_TRUE(env.flush(out).ok());
+    EXPECT_NE(out.str().find("HQ_RESOURCE_REQUEST_gpus/nvidia='6 tight'\n"), std::string::npos) << out.str();
+    EXPECT_NE(out.str().find("HQ_RESOURCE_REQUEST_gpus_nvidia='6 tight'\n"), std::string::npos) << out.str();
+    EXPECT_NE(out.str().find("HQ_RESOURCE_VALUES_gpus_nvidia="), std::string::npos) << out.str();
+    a.pools[0].all = true;
+    env.set_allocation(a, g);
+    std::ostringstream all;
+    ASSERT_TRUE(env.flush(all).ok());
+    EXPECT_NE(all.str().find("HQ_RESOURCE_REQUEST_gpus_nvidia='all'\n"), std::string::npos) << all.str();
+}
+
 TEST(EnvWriter, QuotesValuesAndExportsOnlyShellNames) {
     ResourceGraph g;
     Machine m;
@@ -105,7 +134,7 @@ TEST(EnvWriter, QuotesValuesAndExportsOnlyShellNames) {
     m.workers.push_back(w);
     ASSERT_TRUE(build_pool_graph(m, g).ok());
     Allocation a;
-    PoolTake take{"gpus/nvidia", g.types().find("gpus/nvidia"), false, {}};
+    PoolTake take{"gpus/nvidia", g.types().find("gpus/nvidia"), false, Strategy::kCompact, {}};
     for (VertexId v : g.by_type(g.types().find("gpus/nvidia"))) take.items.push_back({v, 1});
     a.pools.push_back(take);
     EnvWriter env(false);

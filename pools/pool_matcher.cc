@@ -122,7 +122,7 @@ std::optional<Allocation> PoolMatcher::fit(size_t w, const Request& request, int
         if (!r.all && r.amount == 0) continue;  // canary's "0 of a type it has"
         const WorkerView::TypePool* pool = v.find(type);
         if (pool == nullptr) return std::nullopt;
-        PoolTake take{r.name, type, r.all, {}};
+        PoolTake take{r.name, type, r.all, r.strategy, {}};
         std::vector<int64_t> free, capacity;
         for (auto& g : pool->groups) {
             int64_t f = 0, c = 0;
@@ -253,7 +253,10 @@ std::vector<int64_t> PoolMatcher::candidate_times(size_t w, const Request& reque
 Result<Allocation> PoolMatcher::find(const Request& original, PoolOp op, int64_t duration, int64_t now) {
     refresh();
     Request request = original;
-    if (request.canary) {
+    // canary's comma form, and HyperQueue's as `hq submit` builds it: a
+    // request naming no cpus asks for 1 cpu, compact
+    // (crates/hyperqueue/src/client/commands/submit/command.rs:522-542).
+    if (!request.ctest) {
         bool named = std::any_of(request.pools.begin(), request.pools.end(),
                                  [](const PoolRequest& r) { return r.name == "cpus"; });
         if (!named && resolve("cpus") != kNoId) request.pools.push_back({"cpus", 1, false, Strategy::kCompact});

@@ -40,6 +40,7 @@ struct PoolTake {
     std::string name;  // as requested
     TypeId type = kNoId;
     bool all = false;
+    Strategy strategy = Strategy::kCompact;  // as requested (HQ_RESOURCE_REQUEST_*)
     std::vector<ItemTake> items;
     int64_t total() const {
         int64_t n = 0;

@@ -1,13 +1,13 @@
-// Group strategies of HyperQueue's resource requests: how many units of an
-// indexed pool to take from each group (NUMA node, socket) of a worker.
+// Group strategies of HyperQueue's resource requests, as its allocator
+// (crates/tako/src/internal/worker/resources/) implements them: how many
+// units of an indexed pool to take from each group (NUMA node, socket).
 //
-//   compact   fewest groups in the current state, taking the emptiest
-//             (most free) groups first
-//   tight     fewest groups in the current state, taking the fullest
-//             groups that still make it (leaves whole groups free)
-//   compact!  / tight!  as above, but only when the request fits in as few
-//             groups as it would on an idle worker; otherwise it waits
-//   scatter   as many groups as possible, spread evenly
+//   compact   the groups HyperQueue's solver picks (fewest, then least
+//             free: best fit), the amount split evenly round robin
+//   tight     the same groups, filled best fit, else the largest emptied
+//   compact!  / tight!  as above, but only when those groups are as good as
+//             on an idle worker (docs/pools.md); otherwise it waits
+//   scatter   one unit at a time round all groups, from the first
 #pragma once
 
 #include <cstdint>

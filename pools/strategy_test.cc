@@ -21,6 +21,28 @@ int brute_fewest(int64_t amount, const std::vector<int64_t>& free) {
     return best;
 }
 
+// HyperQueue's objective for the groups of a compact or tight request
+// (crates/tako/src/internal/worker/resources/groups.rs:19-60, maximize
+// sum(-1024 - free/32)), in 32nds as a cost to minimize: the least over
+// every subset whose free units reach `amount`, or -1.
+int64_t brute_hq_cost(int64_t amount, const std::vector<int64_t>& free) {
+    int64_t best = -1;
+    for (unsigned mask = 1; mask < (1u << free.size()); ++mask) {
+        int64_t sum = 0, cost = 0;
+        for (size_t g = 0; g < free.size(); ++g)
+            if (mask & (1u << g)) sum += free[g], cost += 32768 + free[g];
+        if (sum >= amount && (best < 0 || cost < best)) best = cost;
+    }
+    return best;
+}
+
+int64_t hq_cost_of_used(const std::vector<int64_t>& take, const std::vector<int64_t>& free) {
+    int64_t cost = 0;
+    for (size_t g = 0; g < take.size(); ++g)
+        if (take[g] > 0) cost += 32768 + free[g];
+    return cost;
+}
+
 int used_groups(const std::vector<int64_t>& take) {
     int n = 0;
     for (int64_t t : take) n += t > 0;
@@ -54,17 +76,20 @@ RandomState random_state(std::mt19937& rng) {
     return s;
 }
 
+// ... and the groups of least cost under HyperQueue's objective.
 TEST(Strategy, CompactAndTightUseTheFewestGroups) {
     std::mt19937 rng(7);
     for (int i = 0; i < 3000; ++i) {
         RandomState s = random_state(rng);
         int best = brute_fewest(s.amount, s.free);
+        int64_t cost = brute_hq_cost(s.amount, s.free);
         for (Strategy st : {Strategy::kCompact, Strategy::kTight}) {
             auto take = choose_groups(st, s.amount, s.free, s.capacity);
             ASSERT_EQ(take.has_value(), best > 0) << strategy_name(st);
             if (!take) continue;
             expect_valid(*take, s.amount, s.free);
             EXPECT_EQ(used_groups(*take), best) << strategy_name(st);
+            EXPECT_EQ(hq_cost_of_used(*take, s.free), cost) << strategy_name(st);
         }
     }
 }
@@ -86,20 +111,38 @@ TEST(Strategy, TightPrefersTheFullestGroupThatFits) {
     }
 }
 
-TEST(Strategy, StrictFormsWaitUnlessAsCompactAsOnAnIdleWorker) {
+// allocator.rs:145-166: a forced request runs only when its best groups
+// now are as good as on the idle worker (objective less 0.1).
+TEST(Strategy, StrictFormsWaitUnlessAsGoodAsOnAnIdleWorker) {
     std::mt19937 rng(13);
     for (int i = 0; i < 3000; ++i) {
         RandomState s = random_state(rng);
-        int now = brute_fewest(s.amount, s.free);
-        int idle = brute_fewest(s.amount, s.capacity);
+        int64_t now = brute_hq_cost(s.amount, s.free);
+        int64_t idle = brute_hq_cost(s.amount, s.capacity);
         for (Strategy st : {Strategy::kCompactStrict, Strategy::kTightStrict}) {
             auto take = choose_groups(st, s.amount, s.free, s.capacity);
-            ASSERT_EQ(take.has_value(), now > 0 && now <= idle) << strategy_name(st);
+            ASSERT_EQ(take.has_value(), now > 0 && now <= idle + 3) << strategy_name(st);
             if (!take) continue;
             expect_valid(*take, s.amount, s.free);
-            EXPECT_EQ(used_groups(*take), idle);
+            EXPECT_EQ(used_groups(*take), brute_fewest(s.amount, s.capacity));
         }
     }
+}
+
+// pool.rs:180-231 (round robin) for compact, pool.rs:234-303 for tight.
+TEST(Strategy, HyperQueueSplitsOfAFreeFourByFour) {
+    std::vector<int64_t> four = {4, 4, 4, 4};
+    EXPECT_EQ(*choose_groups(Strategy::kCompact, 6, four, four), (std::vector<int64_t>{3, 3, 0, 0}));
+    EXPECT_EQ(*choose_groups(Strategy::kCompact, 7, {4, 4, 4}, {4, 4, 4}), (std::vector<int64_t>{4, 3, 0}));
+    EXPECT_EQ(*choose_groups(Strategy::kCompact, 9, four, four), (std::vector<int64_t>{3, 3, 3, 0}));
+    EXPECT_EQ(*choose_groups(Strategy::kTight, 6, four, four), (std::vector<int64_t>{2, 4, 0, 0}));
+    EXPECT_EQ(*choose_groups(Strategy::kCompactStrict, 6, four, four), (std::vector<int64_t>{3, 3, 0, 0}));
+    // best fit: the least free group that holds it, then the least free pair
+    EXPECT_EQ(*choose_groups(Strategy::kCompact, 2, {4, 2, 3, 4}, four), (std::vector<int64_t>{0, 2, 0, 0}));
+    EXPECT_EQ(*choose_groups(Strategy::kCompact, 5, {4, 2, 3, 4}, four), (std::vector<int64_t>{0, 2, 3, 0}));
+    // scatter: round robin from the first group, empty groups skipped
+    EXPECT_EQ(*choose_groups(Strategy::kScatter, 3, four, four), (std::vector<int64_t>{1, 1, 1, 0}));
+    EXPECT_EQ(*choose_groups(Strategy::kScatter, 6, {1, 0, 4, 4}, four), (std::vector<int64_t>{1, 0, 3, 2}));
 }
 
 TEST(Strategy, ScatterUsesTheMostGroupsAndSpreadsEvenly) {

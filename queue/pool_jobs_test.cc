@@ -43,7 +43,13 @@ struct PoolQueue {
         pools::Machine m;
         pools::Worker w;
         w.name = "w";
-        w.pools.push_back(*pools::parse_pool_definition("cpus", definition));
+        // HyperQueue refuses `cpus=sum(N)` (docs/pools.md "Coming from
+        // HyperQueue"); this flat model wants a sum pool of cpus, so it is
+        // parsed under another name and renamed.
+        pools::Pool pool = *pools::parse_pool_definition("slots", definition);
+        pool.name = "cpus";
+        if (pool.sum) pool.groups = {{{"cpus", pool.size}}};
+        w.pools.push_back(std::move(pool));
         m.workers.push_back(w);
         EXPECT_TRUE(pools::build_pool_graph(m, graph).ok());
         graph.recount_nodes_up();

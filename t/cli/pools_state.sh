@@ -34,7 +34,7 @@ request -F env allocate cpus=2
 request allocate_orelse_reserve gpus/nvidia=2
 list
 info 2" \
-    --resource "gpus/nvidia=range(1-3)" --resource "cpus=[[a, b], [c, d]]"
+    --resource "gpus/nvidia=range(1-3)" --resource "cpus=[[a, b, e], [c, d, f]]"
 
 check "-f hq" \
     "request allocate mem=4294967296

@@ -23,7 +23,7 @@ END
 
 # A pool machine: each job asks SIZE cpus. Before, every job was skipped
 # as "larger than the machine".
-out=$("$RQ" --resource "cpus=sum(8)" --replay archive.swf 2>err)
+out=$("$RQ" --resource "cpus=range(0-7)" --replay archive.swf 2>err)
 expect_eq "pool replay status" 0 "$?"
 expect_eq "pool replay: nothing skipped" "" "$(cat err)"
 # Job ids are the SWF numbers; 102 (field 8 -1: 8 allocated) waits for
@@ -36,11 +36,11 @@ expect_eq "pool replay csv" "job,name,queue,submit,start,end,wait,runtime,estima
 expect_contains "zero run times counted apart" "SUMMARY zero_runtime=1" "$out"
 # The same on -f hq's machine kind through --replay-request, memory too
 # (field 10, else 7; 103 gives neither: skipped with its line).
-out=$("$RQ" --resource "cpus=sum(8)" --resource "mem=sum(1024)" --replay archive.swf \
+out=$("$RQ" --resource "cpus=range(0-7)" --resource "mem=sum(1024)" --replay archive.swf \
     --replay-request "cpus={size} mem={mem}" 2>err)
 expect_contains "template: skipped with its line" "1 whose --replay-request field is unknown (-1) (first at line 6)" "$(cat err)"
 expect_contains "template: jobs" "SUMMARY jobs=3" "$out"
-out=$("$RQ" --resource "cpus=sum(8)" --replay archive.swf --replay-request "gpus={size}" 2>err)
+out=$("$RQ" --resource "cpus=range(0-7)" --replay archive.swf --replay-request "gpus={size}" 2>err)
 expect_contains "never fits: counted" "skipped 4 job(s) of archive.swf: 4 that the machine can never serve (first at line 4)" "$(cat err)"
 
 # The graph machine, partitions as queues, completed jobs only.
@@ -104,7 +104,7 @@ PY
 
 # A pool request in a YAML job list.
 printf -- '- {submit: 0, runtime: 5, request: "cpus=3", name: r}\n' >pool.yaml
-out=$("$RQ" --resource "cpus=sum(4)" --replay pool.yaml 2>&1)
+out=$("$RQ" --resource "cpus=range(0-3)" --replay pool.yaml 2>&1)
 expect_contains "yaml pool request" "1,r,default,0,0,5,0,5,5,3,completed" "$out"
 
 # SIGINT (or SIGTERM) stops a replay: the summary so far, marked partial,
