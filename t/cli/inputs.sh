@@ -67,11 +67,15 @@ expect_eq "1025 MiB recipe: the graph limit" \
 rm -f big.yaml big.graphml
 
 # no memory to hold a file: one line, not an abort (exit 134)
-truncate -s 900M mid.graphml
-out=$( (ulimit -v 400000 && "$RQ" -L mid.graphml </dev/null) 2>&1); status=$?
-expect_eq "-L under ulimit -v: exit 1" 1 "$status"
-expect_contains "-L under ulimit -v: one line" "resource-query: can't read mid.graphml: not enough memory to read it" "$out"
-rm -f mid.graphml
+# (Not under AddressSanitizer, .ci/run's RQ_SANITIZED: its shadow memory
+# needs terabytes of address space, so no ulimit -v lets it start.)
+if [ -z "${RQ_SANITIZED:-}" ]; then
+    truncate -s 900M mid.graphml
+    out=$( (ulimit -v 400000 && "$RQ" -L mid.graphml </dev/null) 2>&1); status=$?
+    expect_eq "-L under ulimit -v: exit 1" 1 "$status"
+    expect_contains "-L under ulimit -v: one line" "resource-query: can't read mid.graphml: not enough memory to read it" "$out"
+    rm -f mid.graphml
+fi
 
 # ---- pool loaders: GRUG's memory guard, before anything is expanded ----------
 printf 'workers:\n  - name: w\n    count: 10000000\n    resources: {cpus: 8x8}\n' >many.yaml
