@@ -12,6 +12,8 @@ PACKAGES="
   clang libclang-rt-14-dev python3 jq graphviz tmux time
   scdoc groff-base man-db
   golang-go
+  python3-matplotlib python3-yaml fonts-dejavu-core chromium
+  slurm-wlm munge
 "
 
 missing=""
