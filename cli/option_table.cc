@@ -158,6 +158,10 @@ const std::vector<OptionSpec> kTable = {
      "The bound of the bounded slowdown (default=10)", S::kQueue},
     {"replay-top-users", kOptReplayTopUsers, true, "<N>",
      "Users listed in --replay-summary, by core-seconds (default=10)", S::kQueue},
+    {"replay-series", kOptReplaySeries, true, "<filename>",
+     "Also write the time series: one CSV row per simulated instant\n"
+     "at which running, pending or busy counts changed",
+     S::kQueue},
 };
 
 const char kIntro[] = R"(usage: resource-query [OPTIONS...]

@@ -35,6 +35,7 @@ enum OptionCode : int {
     kOptReplaySummary,
     kOptReplaySlowdownBound,
     kOptReplayTopUsers,
+    kOptReplaySeries,
 };
 
 enum class OptionSection { kMain, kQueue };

@@ -79,6 +79,7 @@ Status parse_queue_option(int ch, const std::string& arg, Options& o) {
         o.replay_completed_only = arg == "completed";
         return ok_status();
     case kOptReplaySummary: o.replay_summary = arg; return ok_status();
+    case kOptReplaySeries: o.replay_series = arg; return ok_status();
     case kOptReplaySlowdownBound:
         if (!parse_count(arg, o.replay_slowdown_bound) || o.replay_slowdown_bound < 1)
             return make_error(Errc::kInvalid, "[ERROR] --replay-slowdown-bound needs a number of seconds >= 1: " + arg);

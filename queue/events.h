@@ -74,6 +74,7 @@ public:
     // match tagged with the job, which is all a cancel has to touch
     // (DfuTraverser::cancel_held). Moves the list out.
     std::vector<VertexId> take_held() { return std::move(held_); }
+    const std::vector<VertexId>& held() const { return held_; }
     // Off: only count cores (no names are built; a replay without events).
     void keep_names(bool on) { keep_names_ = on; }
     // Whether an edge weight differed from the shadow since reset() (an

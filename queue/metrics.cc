@@ -106,13 +106,13 @@ std::string csv_field(const std::string& s) {
 }
 
 void Metrics::csv_header(std::ostream& out) {
-    out << "job,name,queue,submit,start,end,wait,runtime,estimate,size,status\n";
+    out << "job,name,queue,submit,start,end,wait,runtime,estimate,size,status,nodes\n";
 }
 
-void Metrics::csv_row(std::ostream& out, const QueueJob& j, int64_t size) {
+void Metrics::csv_row(std::ostream& out, const QueueJob& j, int64_t size, const std::string& nodes) {
     out << j.id << ',' << csv_field(j.name) << ',' << csv_field(j.queue) << ',' << j.submit << ',' << j.start << ','
         << j.end << ',' << (j.start - j.submit) << ',' << j.runtime << ',' << j.estimate << ',' << size << ','
-        << (j.killed() ? "killed" : "completed") << '\n';
+        << (j.killed() ? "killed" : "completed") << ',' << csv_field(nodes) << '\n';
 }
 
 }  // namespace rq::queue

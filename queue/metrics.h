@@ -75,8 +75,10 @@ public:
     std::vector<std::pair<std::string, Summary>> top_users(size_t top) const;
     size_t users() const { return by_user_.size(); }
 
+    // The per-job CSV; `nodes`: the job's nodes as a hostlist
+    // (queue/job_nodes.h), empty if none.
     static void csv_header(std::ostream& out);
-    static void csv_row(std::ostream& out, const QueueJob& job, int64_t size);
+    static void csv_row(std::ostream& out, const QueueJob& job, int64_t size, const std::string& nodes = "");
 
 private:
     int64_t machine_cores_;

@@ -149,7 +149,11 @@ TEST(QueueMetrics, CsvFieldsAreQuotedAsRfc4180Says) {
     j.queue = "q\r\n";
     std::ostringstream row;
     Metrics::csv_row(row, j, 1);
-    EXPECT_EQ(row.str(), "3,\"x,\"\"y\"\"\",\"q\r\n\",0,0,5,0,5,5,1,completed\n");
+    EXPECT_EQ(row.str(), "3,\"x,\"\"y\"\"\",\"q\r\n\",0,0,5,0,5,5,1,completed,\n");
+    // The nodes column: a hostlist with a comma is quoted.
+    std::ostringstream nodes;
+    Metrics::csv_row(nodes, finished(0, 0, 5), 8, "node[0-3,7]");
+    EXPECT_EQ(nodes.str().substr(nodes.str().rfind("completed")), "completed,\"node[0-3,7]\"\n");
 }
 
 TEST(QueueMetrics, NoJobsGiveZeroes) {

@@ -5,7 +5,9 @@
 #include <fstream>
 #include <unordered_map>
 
+#include "queue/job_nodes.h"
 #include "queue/metrics.h"
+#include "queue/replay_series.h"
 #include "queue/replay_shapes.h"
 #include "queue/replay_summary.h"
 #include "queue/simulator.h"
@@ -83,6 +85,8 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
         if (!csv_file) return make_error(Errc::kIo, "--replay-csv: cannot open " + config.csv + " for writing");
     }
     std::ostream& csv = config.csv.empty() ? out : csv_file;
+    ReplaySeries series;
+    if (!config.series.empty()) RQ_TRY(series.open(config.series));
     EventLog log(nullptr);
     if (!config.events_json.empty()) RQ_TRY(log.open_json(config.events_json));
     int64_t next_id = 1;
@@ -93,13 +97,24 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
     Metrics::csv_header(csv);
     // The users of the jobs not yet finished (per-user metrics), by id.
     std::unordered_map<int64_t, std::string> user_of;
+    auto cores_of = [&](const QueueJob& job) { return config.whole_nodes ? job.size * machine.cores_per_node : job.size; };
+    JobNodes job_nodes(graph);
+    sim.on_start([&](const QueueJob& job, const std::vector<VertexId>& vertices) {
+        job_nodes.start(job.id, vertices);
+        series.job_started(cores_of(job));
+    });
     sim.on_finish([&](const QueueJob& job) {
-        int64_t size = config.whole_nodes ? job.size * machine.cores_per_node : job.size;
+        int64_t size = cores_of(job);
         auto user = user_of.find(job.id);
         metrics.add(job, size, user == user_of.end() ? std::string() : user->second);
         if (user != user_of.end()) user_of.erase(user);
-        Metrics::csv_row(csv, job, size);
+        series.job_finished(size);
+        Metrics::csv_row(csv, job, size, job_nodes.finish(job.id));
     });
+    if (series.is_open())
+        sim.on_instant([&](int64_t t) {
+            series.observe(t, int64_t(sim.pending_count()), int64_t(sim.reserved_count()), job_nodes.busy());
+        });
 
     JobShapes shapes(traverser, config.whole_nodes, read);
     std::string request_template = config.request_template.empty() ? kDefaultReplayRequest : config.request_template;
@@ -187,6 +202,7 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
     // Every write checked (docs/formats.md "Limits on input files"): a full
     // disk under --replay-csv or --events-json is an error, not a short file.
     if (csv_file.is_open() && !csv_file) return make_error(Errc::kIo, "--replay-csv: error writing " + config.csv);
+    RQ_TRY(series.close());
     RQ_TRY(log.check_json_written());
 
     const SkipCounts& skipped = trace.skipped();

@@ -19,6 +19,7 @@ struct ReplayConfig {
     std::string csv;           // per-job CSV file; empty = `out`
     std::string events_json;   // optional JSON-lines event log
     std::string summary_json;  // --replay-summary: the summary as one JSON object
+    std::string series;        // --replay-series: the time series CSV (queue/replay_series.h)
     QueuePolicy policy;
     bool exhaustive = false;   // recompute every pass from scratch (no reuse): the oracle
     InputReader read;          // jobspec files and YAML lists (the session's read_input)

@@ -148,6 +148,7 @@ Status Simulator::process_until(int64_t limit, Arrivals* arrivals) {
         release_ends(t);
         if (arrivals != nullptr && arrivals->next_time() == t) RQ_TRY(arrivals->enqueue_due(t));
         settle();
+        if (on_instant_) on_instant_(now_);
     }
 }
 
@@ -360,10 +361,10 @@ void Simulator::release(QueueJob& job) {
 }
 
 void Simulator::hold(QueueJob& job, const MatchResult& r) {
-    job.held = collector_.take_held();
     // A pool request's records are the pool matcher's: released by the
-    // full cancel (an empty list), not by what it emitted.
-    if (job.pool) job.held.clear();
+    // full cancel (an empty list), not by what it emitted (left in the
+    // collector for on_start).
+    if (!job.pool) job.held = collector_.take_held();
     job.span_end = r.at + r.duration;
     span_ends_.insert(job.span_end);
     if (on_hold_change_) on_hold_change_(job);
@@ -377,6 +378,7 @@ void Simulator::start(QueueJob& job) {
     // A JQM start (no span end kept: JQM never reserves).
     if (job.held.empty() && !job.pool) job.held = collector_.take_held();
     if (job.size == 0) job.size = collector_.cores();
+    if (on_start_) on_start_(job, job.pool ? collector_.held() : job.held);
     if (!log_.active()) {
         ends_.push({job.end, job.seq, job.id});
         return;

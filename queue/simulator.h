@@ -46,6 +46,13 @@ public:
     // Every finished job is handed here once, then forgotten (memory stays
     // flat in the number of finished jobs).
     void on_finish(std::function<void(const QueueJob&)> f) { on_finish_ = std::move(f); }
+    // Every job that starts is handed here with the vertices its match
+    // emitted (a pool job's too, though it keeps none in `held`); and
+    // every instant once its releases, arrivals and pass are done (the
+    // same instant may come twice in a row). A replay's time series and
+    // node list (docs/queue.md "Replay time series") watch these.
+    void on_start(std::function<void(const QueueJob&, const std::vector<VertexId>&)> f) { on_start_ = std::move(f); }
+    void on_instant(std::function<void(int64_t)> f) { on_instant_ = std::move(f); }
 
     int64_t now() const { return now_; }
     // JQM queues and managers (policies jqm and jqm-skip); the default is
@@ -122,6 +129,9 @@ public:
 
     // Pending jobs in queue order.
     std::vector<const QueueJob*> pending() const;
+    size_t pending_count() const { return pending_.size(); }
+    // Jobs holding a reservation after the last pass (pending too).
+    size_t reserved_count() const { return reserved_.size(); }
     size_t running() const { return ends_.size(); }
     uint64_t passes() const { return passes_; }
 
@@ -197,6 +207,8 @@ private:
     int64_t& next_id_;
     std::function<void(const QueueJob&)> on_finish_;
     std::function<void(const QueueJob&)> on_hold_change_;
+    std::function<void(const QueueJob&, const std::vector<VertexId>&)> on_start_;
+    std::function<void(int64_t)> on_instant_;
 
     int64_t now_ = 0;
     uint64_t next_seq_ = 0;

@@ -53,6 +53,7 @@ struct Options {
     bool replay_partition_queues = false;  // --replay-queues partition (SWF field 16)
     bool replay_completed_only = false; // --replay-status completed
     std::string replay_summary;         // --replay-summary FILE.json
+    std::string replay_series;          // --replay-series FILE.csv
     int64_t replay_slowdown_bound = 10; // --replay-slowdown-bound SECONDS
     int64_t replay_top_users = 10;      // --replay-top-users N
     // The long names of the options written on the command line ("match-policy",

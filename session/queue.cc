@@ -128,6 +128,7 @@ Status replay_trace(Session& s, std::ostream& err, const volatile std::sig_atomi
     config.completed_only = s.options.replay_completed_only;
     config.partition_queues = s.options.replay_partition_queues;
     config.summary_json = s.options.replay_summary;
+    config.series = s.options.replay_series;
     config.slowdown_bound = s.options.replay_slowdown_bound;
     config.top_users = static_cast<size_t>(s.options.replay_top_users);
     config.stop = stop;

@@ -87,10 +87,11 @@ out=$("$RQ" -L "$M" --replay trace.swf 2>err)
 expect_eq "replay status" 0 "$?"
 expect_eq "skipped on stderr" "WARN: --replay: skipped 3 job(s) of trace.swf: 1 with size <= 0 (first at line 4), 1 with a negative run time (first at line 5), 1 larger than the machine (first at line 6)" "$(cat err)"
 # one row per job as it ends; the job id is the SWF job number (field 1)
-expect_eq "csv" "job,name,queue,submit,start,end,wait,runtime,estimate,size,status
-1,swf1,1,0,0,10,0,10,20,4,completed
-2,swf2,1,5,5,15,0,10,10,2,completed
-6,swf6,1,100,100,120,0,25,20,8,killed" "$(echo "$out" | grep -v '^SUMMARY')"
+# and the nodes it ran on (an RFC 22 hostlist)
+expect_eq "csv" "job,name,queue,submit,start,end,wait,runtime,estimate,size,status,nodes
+1,swf1,1,0,0,10,0,10,20,4,completed,node1
+2,swf2,1,5,5,15,0,10,10,2,completed,node0
+6,swf6,1,100,100,120,0,25,20,8,killed,node[0-1]" "$(echo "$out" | grep -v '^SUMMARY')"
 expect_contains "summary jobs" "SUMMARY jobs=3" "$out"
 expect_contains "summary skipped" "SUMMARY skipped=3" "$out"
 expect_contains "makespan" "SUMMARY makespan=120" "$out"
@@ -100,9 +101,9 @@ expect_contains "slowdown" "SUMMARY bounded_slowdown_mean=1.000" "$out"
 
 sed 's/^\([0-9]*\) \([0-9]*\) /\1 1000\2 /' trace.swf >late.swf
 out=$("$RQ" -L "$M" --replay late.swf 2>/dev/null | grep '^1,')
-expect_eq "times kept by default" "1,swf1,1,10000,10000,10010,0,10,20,4,completed" "$out"
+expect_eq "times kept by default" "1,swf1,1,10000,10000,10010,0,10,20,4,completed,node1" "$out"
 out=$("$RQ" -L "$M" --replay late.swf --replay-shift 2>/dev/null | grep '^1,')
-expect_eq "--replay-shift" "1,swf1,1,0,0,10,0,10,20,4,completed" "$out"
+expect_eq "--replay-shift" "1,swf1,1,0,0,10,0,10,20,4,completed,node1" "$out"
 
 printf '1 0 -1 10 x\n' >bad.swf
 out=$("$RQ" -L "$M" --replay bad.swf 2>&1)
@@ -122,13 +123,13 @@ cat >jobs.yaml <<END
   name: urgent
 END
 out=$("$RQ" -L "$M" --replay jobs.yaml 2>&1)
-expect_contains "urgent first" "2,urgent,default,0,0,5,0,5,10,2,completed" "$out"
-expect_contains "wide after" "1,wide,default,0,5,15,5,10,10,8,completed" "$out"
+expect_contains "urgent first" "2,urgent,default,0,0,5,0,5,10,2,completed,node1" "$out"
+expect_contains "wide after" "1,wide,default,0,5,15,5,10,10,8,completed,node[0-1]" "$out"
 
 # Graph vs flat pool (docs/queue.md): on 3 individual cores j4 starts at 6 under
 # conservative; a flat pool of 3 cores would start it at 5.
 out=$("$RQ" -L "$D/three_cores.graphml" --replay "$D/flat_vs_graph.yaml" --queue-policy conservative 2>&1)
-expect_contains "graph ties j4 to a core" "4,j4,default,2,6,12,4,6,6,1,completed" "$out"
+expect_contains "graph ties j4 to a core" "4,j4,default,2,6,12,4,6,6,1,completed,node0" "$out"
 
 # JQM: -Q queues, discrete items in the start event, --rm overrides.
 cat >cmds <<END

@@ -28,11 +28,12 @@ expect_eq "pool replay status" 0 "$?"
 expect_eq "pool replay: nothing skipped" "" "$(cat err)"
 # Job ids are the SWF numbers; 102 (field 8 -1: 8 allocated) waits for
 # 101, and under fcfs 103 (field 8 0: 2 allocated) and 104 wait behind it.
-expect_eq "pool replay csv" "job,name,queue,submit,start,end,wait,runtime,estimate,size,status
-101,swf101,1,0,0,10,0,10,20,4,completed
-102,swf102,1,0,10,20,10,10,10,8,completed
-103,swf103,2,5,20,20,15,0,10,2,completed
-104,swf104,2,6,20,50,14,30,40,2,completed" "$(echo "$out" | grep -v '^SUMMARY')"
+# A pool machine's node is its worker.
+expect_eq "pool replay csv" "job,name,queue,submit,start,end,wait,runtime,estimate,size,status,nodes
+101,swf101,1,0,0,10,0,10,20,4,completed,worker0
+102,swf102,1,0,10,20,10,10,10,8,completed,worker0
+103,swf103,2,5,20,20,15,0,10,2,completed,worker0
+104,swf104,2,6,20,50,14,30,40,2,completed,worker0" "$(echo "$out" | grep -v '^SUMMARY')"
 expect_contains "zero run times counted apart" "SUMMARY zero_runtime=1" "$out"
 # The same on -f hq's machine kind through --replay-request, memory too
 # (field 10, else 7; 103 gives neither: skipped with its line).
@@ -46,8 +47,8 @@ expect_contains "never fits: counted" "skipped 4 job(s) of archive.swf: 4 that t
 # The graph machine, partitions as queues, completed jobs only.
 out=$("$RQ" -L "$M" --replay archive.swf --replay-queues partition --replay-status completed 2>err)
 expect_contains "status filter" "2 not completed (status other than 1; --replay-status all keeps them) (first at line 5)" "$(cat err)"
-expect_eq "partition queues" "101,swf101,2,0,0,10,0,10,20,4,completed
-104,swf104,3,6,6,36,0,30,40,2,completed" "$(echo "$out" | grep '^10')"
+expect_eq "partition queues" "101,swf101,2,0,0,10,0,10,20,4,completed,node1
+104,swf104,3,6,6,36,0,30,40,2,completed,node0" "$(echo "$out" | grep '^10')"
 
 # --replay-summary: figures per queue and per user (top N by core-seconds).
 out=$("$RQ" -L "$M" --replay archive.swf --replay-summary sum.json --replay-top-users 2 \
@@ -97,7 +98,7 @@ END
 /usr/bin/python3 - names.csv <<'PY' || fail "csv quoting"
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], newline="")))
-assert len(rows) == 4 and all(len(r) == 11 for r in rows), rows
+assert len(rows) == 4 and all(len(r) == 12 for r in rows), rows
 assert [r[1] for r in rows[1:]] == ["a,b", 'say "hi"', "two\nlines"], rows
 assert rows[3][2] == "q,1", rows
 PY
@@ -105,7 +106,7 @@ PY
 # A pool request in a YAML job list.
 printf -- '- {submit: 0, runtime: 5, request: "cpus=3", name: r}\n' >pool.yaml
 out=$("$RQ" --resource "cpus=range(0-3)" --replay pool.yaml 2>&1)
-expect_contains "yaml pool request" "1,r,default,0,0,5,0,5,5,3,completed" "$out"
+expect_contains "yaml pool request" "1,r,default,0,0,5,0,5,5,3,completed,worker0" "$out"
 
 # SIGINT (or SIGTERM) stops a replay: the summary so far, marked partial,
 # and the shell's exit status for the signal. The trace is far too long to
