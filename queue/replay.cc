@@ -7,6 +7,7 @@
 
 #include "queue/job_nodes.h"
 #include "queue/metrics.h"
+#include "queue/replay_progress.h"
 #include "queue/replay_series.h"
 #include "queue/replay_shapes.h"
 #include "queue/replay_summary.h"
@@ -29,12 +30,14 @@ int64_t total_size(const ResourceGraph& graph, TypeId type) {
 struct Machine {
     int64_t cores = 0;           // for utilization: cores, or a pool machine's cpus
     int64_t capacity = 0;        // largest size a job may ask (0: the pool matcher decides)
+    int64_t nodes = 0;           // vertices of type node (a pool machine's workers)
     int64_t cores_per_node = 0;  // whole-node sizes to cores
     std::string unit = "cores";
 };
 
 Machine machine_of(const ResourceGraph& graph, const ReplayConfig& config) {
     Machine m;
+    m.nodes = total_size(graph, types::kNode);
     if (config.pool_machine) {
         m.cores = total_size(graph, graph.types().find("cpus"));
         // The default request asks SIZE cpus: the machine's cpus bound it.
@@ -43,9 +46,8 @@ Machine machine_of(const ResourceGraph& graph, const ReplayConfig& config) {
         return m;
     }
     m.cores = total_size(graph, types::kCore);
-    int64_t nodes = total_size(graph, types::kNode);
-    m.cores_per_node = nodes > 0 ? m.cores / nodes : 0;
-    m.capacity = config.whole_nodes ? nodes : m.cores;
+    m.cores_per_node = m.nodes > 0 ? m.cores / m.nodes : 0;
+    m.capacity = config.whole_nodes ? m.nodes : m.cores;
     if (config.whole_nodes) m.unit = "nodes";
     return m;
 }
@@ -103,7 +105,9 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
         job_nodes.start(job.id, vertices);
         series.job_started(cores_of(job));
     });
+    int64_t finished = 0;
     sim.on_finish([&](const QueueJob& job) {
+        ++finished;
         int64_t size = cores_of(job);
         auto user = user_of.find(job.id);
         metrics.add(job, size, user == user_of.end() ? std::string() : user->second);
@@ -111,9 +115,12 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
         series.job_finished(size);
         Metrics::csv_row(csv, job, size, job_nodes.finish(job.id));
     });
-    if (series.is_open())
+    ReplayProgress progress(err, config.progress, config.progress ? count_trace_jobs(config.trace) : -1);
+    if (series.is_open() || progress.on())
         sim.on_instant([&](int64_t t) {
-            series.observe(t, int64_t(sim.pending_count()), int64_t(sim.reserved_count()), job_nodes.busy());
+            if (series.is_open())
+                series.observe(t, int64_t(sim.pending_count()), int64_t(sim.reserved_count()), job_nodes.busy());
+            progress.update(finished, t);
         });
 
     JobShapes shapes(traverser, config.whole_nodes, read);
@@ -189,6 +196,7 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
     auto left = sim.run(&arrivals);
     ReplayRun run;
     run.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    progress.finish(finished, sim.now());
     run.cpu = double(std::clock() - cpu_started) / CLOCKS_PER_SEC;
     if (!left && !stopped) return left.error();
     log.flush();
@@ -199,6 +207,8 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
     run.passes = sim.passes();
     run.reused_tries = sim.reused_tries();
     run.simulated_time = sim.now();
+    run.cores = machine.cores;
+    run.nodes = machine.nodes;
     // Every write checked (docs/formats.md "Limits on input files"): a full
     // disk under --replay-csv or --events-json is an error, not a short file.
     if (csv_file.is_open() && !csv_file) return make_error(Errc::kIo, "--replay-csv: error writing " + config.csv);

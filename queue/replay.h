@@ -20,6 +20,11 @@ struct ReplayConfig {
     std::string events_json;   // optional JSON-lines event log
     std::string summary_json;  // --replay-summary: the summary as one JSON object
     std::string series;        // --replay-series: the time series CSV (queue/replay_series.h)
+    // What --replay-summary says the run was: the machine (the -L file,
+    // or the pool machine's description) and the match policy (-P).
+    std::string machine;
+    std::string match_policy;
+    bool progress = false;     // a progress line on `err` (a terminal)
     QueuePolicy policy;
     bool exhaustive = false;   // recompute every pass from scratch (no reuse): the oracle
     InputReader read;          // jobspec files and YAML lists (the session's read_input)

@@ -100,6 +100,16 @@ Status write_summary_json(const std::string& path, const ReplayConfig& config, c
     }
     j["users"] = users;  // the top users by core-seconds
     j["users_total"] = metrics.users();
+    // What the run was, for a study's tables (docs/queue.md "Replay
+    // metrics"): the files it wrote are null when not asked for.
+    j["machine"] = config.machine;
+    j["cores"] = run.cores;
+    j["nodes"] = run.nodes;
+    j["queue_depth"] = config.policy.queue_depth;
+    j["match_policy"] = config.match_policy;
+    auto path_or_null = [](const std::string& p) { return p.empty() ? nlohmann::json() : nlohmann::json(p); };
+    j["series"] = path_or_null(config.series);
+    j["csv"] = path_or_null(config.csv);
     std::ofstream file(path, std::ios::trunc);
     if (!file) return make_error(Errc::kIo, "--replay-summary: cannot open " + path + " for writing");
     file << j.dump(2) << '\n';

@@ -22,6 +22,7 @@ struct ReplayRun {
     uint64_t passes = 0, reused_tries = 0;
     int64_t simulated_time = 0;
     double wall = 0, cpu = 0;     // seconds
+    int64_t cores = 0, nodes = 0; // the machine's cores (a pool machine's cpus) and nodes
 };
 
 void print_summary_lines(std::ostream& out, const ReplayConfig& config, const Metrics& metrics,

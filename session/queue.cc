@@ -8,6 +8,8 @@
 #include <memory>
 #include <utility>
 
+#include <unistd.h>
+
 #include "pools/pool_load.h"
 #include "pools/request.h"
 #include "queue/replay.h"
@@ -111,6 +113,22 @@ void log_queue_reject(Session& s, const queue::QueueJob& job, const std::string&
     s.queue_log->emit(e);
 }
 
+namespace {
+
+// --replay-summary's `machine`: the -L file, else the pool machine's
+// --resource definitions, else the machine detected here (-f hwloc).
+std::string describe_machine(const Options& o) {
+    if (!o.pool_resources.empty()) {
+        std::string text;
+        for (const std::string& r : o.pool_resources) text += (text.empty() ? "" : " ") + r;
+        return text;
+    }
+    if (o.load_local_machine) return "local machine (" + o.load_format + ")";
+    return o.load_file;
+}
+
+}  // namespace
+
 Status replay_trace(Session& s, std::ostream& err, const volatile std::sig_atomic_t* stop) {
     queue::ReplayConfig config;
     config.trace = s.options.replay;
@@ -129,6 +147,10 @@ Status replay_trace(Session& s, std::ostream& err, const volatile std::sig_atomi
     config.partition_queues = s.options.replay_partition_queues;
     config.summary_json = s.options.replay_summary;
     config.series = s.options.replay_series;
+    config.machine = describe_machine(s.options);
+    config.match_policy = s.options.match_policy;
+    // A progress line only where a person watches (docs/queue.md "Replay").
+    config.progress = ::isatty(STDERR_FILENO) == 1;
     config.slowdown_bound = s.options.replay_slowdown_bound;
     config.top_users = static_cast<size_t>(s.options.replay_top_users);
     config.stop = stop;
