@@ -335,7 +335,7 @@ TEST(QueuePoolRequests, SwfReplayOnAPoolAgreesWithTheFlatPoolModel) {
                 std::vector<std::string> f;
                 std::istringstream cells(row);
                 for (std::string c; std::getline(cells, c, ',');) f.push_back(c);
-                ASSERT_EQ(f.size(), 11u) << row;
+                ASSERT_EQ(f.size(), 12u) << row;  // ... status,nodes (one worker: no quoting)
                 start[std::stoll(f[0])] = std::stoll(f[4]);
             }
             std::vector<int64_t> ours;
