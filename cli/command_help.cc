@@ -125,6 +125,16 @@ const char* kSave = R"(usage: save FILE [changes]
   changes  only what changed since this session last saved FILE whole
 )";
 
+const char* kDump = R"(usage: dump FILE [held]
+  FILE  a Graphviz DOT file to write (replaced if it exists): the resource graph
+        with each job's vertices filled in its colour (a palette of 12, cycling
+        by job id) and labelled "job N" under their name; a reserved vertex is
+        dashed and outlined in its job's colour; a legend names each job's
+        colour. Render it with: dot -Tsvg -o FILE.svg FILE
+  held  only the vertices some job holds and their ancestors (for graphs of
+        more than 2000 vertices, which dot lays out slowly)
+)";
+
 const char* kAllocated = R"(usage: allocated [JOBID] [--summary]
   JOBID      the job whose resources to print (default: every job's)
   --summary  counts of the printed vertices by type instead of the -F output
@@ -250,6 +260,7 @@ const char* command_details(const std::string& name) {
         {"request", kRequest},
         {"hwdetect", kHwdetect},
         {"save", kSave},
+        {"dump", kDump},
         {"allocated", kAllocated},
         {"available", kAvailable},
         {"submit", kSubmit},

@@ -2,6 +2,7 @@
 #include "utilities/file.h"
 
 #include "cli/json_output.h"
+#include "session/allocation_picture.h"
 #include "state/session_state.h"
 
 #include <cerrno>
@@ -87,6 +88,10 @@ const std::vector<Command>& command_table() {
          "Save the session to an SQLite file, whole or only what changed since the last save "
          "there; resume it with -f db -L FILE: resource-query> save state.db [changes]",
          cmd_save},
+        {"dump",
+         "Draw the graph with each job's vertices coloured and labelled by job id, as Graphviz DOT "
+         "(held: only the jobs' vertices and their ancestors): resource-query> dump jobs.dot [held]",
+         cmd_dump},
         {"allocated",
          "Print what a job (or any job) holds, in the -F format, or its counts by type: "
          "resource-query> allocated [JOBID] [--summary]",
@@ -227,5 +232,22 @@ Next cmd_help(Session&, const Args& args) {
 }
 
 Next cmd_quit(Session&, const Args&) { return Next::kQuit; }
+
+// The allocation picture (docs/formats.md "A picture of the allocations").
+Next cmd_dump(Session& s, const Args& args) {
+    bool held = args.size() == 3 && args[2] == "held";
+    if (args.size() != 2 && !held) return malformed();
+    AllocationDotOptions options;
+    options.held_only = held;
+    std::string warning;
+    Result<size_t> drawn = dump_allocations(s, args[1], options, warning);
+    if (!drawn) {
+        std::cerr << "ERROR: dump: " << drawn.error().message << std::endl;
+        return Next::kFailed;
+    }
+    if (!warning.empty()) std::cerr << "WARNING: dump: " << warning << std::endl;
+    s.out() << "INFO: drew " << *drawn << " vertices in " << args[1] << "\n";
+    return Next::kContinue;
+}
 
 }  // namespace rq

@@ -69,6 +69,7 @@ Next cmd_cat(Session&, const Args&);             // command_table.cc
 Next cmd_help(Session&, const Args&);            // command_table.cc
 Next cmd_quit(Session&, const Args&);            // command_table.cc
 Next cmd_save(Session&, const Args&);            // cmd_save.cc
+Next cmd_dump(Session&, const Args&);            // command_table.cc
 Next cmd_allocated(Session&, const Args&);       // cmd_queries.cc
 Next cmd_available(Session&, const Args&);       // cmd_queries.cc
 

@@ -36,6 +36,7 @@ const std::map<std::string, Shape>& shapes() {
         {"info", {{Arg::kJobid}}},
         {"stat", {}},
         {"save", {{Arg::kFile, Arg::kNone}}},
+        {"dump", {{Arg::kFile, Arg::kNone}}},
         {"allocated", {{Arg::kJobid, Arg::kNone}}},
         {"available", {{Arg::kNone, Arg::kNone, Arg::kNone}}},
         {"cat", {{Arg::kFile}}},

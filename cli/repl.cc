@@ -18,6 +18,7 @@
 #include "cli/load_progress.h"
 #include "utilities/file.h"
 #include "resource/graph_export.h"
+#include "session/allocation_picture.h"
 #include "session/build.h"
 #include "session/queue.h"
 #include "state/session_state.h"
@@ -68,6 +69,22 @@ bool outputs_written(Session& session) {
         report_write_error("error writing standard output");
         return false;
     }
+    return true;
+}
+
+// `-g dot -o BASE`: BASE.dot is the graph as loaded (kept byte for byte),
+// BASE.final.dot the allocations when the session ends (docs/formats.md
+// "A picture of the allocations"). False, with one line, if unwritable.
+bool final_picture_written(const Session& session) {
+    const Options& options = session.options;
+    if (options.graph_output.empty() || options.graph_format != "dot") return true;
+    std::string path = final_picture_path(options.graph_output), warning;
+    Result<size_t> drawn = dump_allocations(session, path, AllocationDotOptions{}, warning);
+    if (!drawn) {
+        report_write_error(drawn.error().message);
+        return false;
+    }
+    if (!warning.empty()) std::cerr << "WARNING: " << warning << std::endl;
     return true;
 }
 
@@ -220,6 +237,7 @@ int run_session(const Options& given) {
     // log back in, so FILE alone holds the session again.
     session.state.reset();
     if (!queue_written) status = report_write_error(queue_written.message());
+    if (!final_picture_written(session)) status = 1;
     if (!outputs_written(session)) status = 1;
 #ifndef RQ_FULL_TEARDOWN
     // Freeing a session that holds hundreds of thousands of planners and

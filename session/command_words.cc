@@ -10,7 +10,7 @@ const std::vector<CommandWord>& command_words() {
         {"remove", "r"},         {"find", "f"},         {"cancel", "c"},      {"partial-cancel", "pc"},
         {"set-property", "p"},   {"get-property", "g"}, {"set-status", "t"},  {"get-status", "e"},
         {"request", "rr"},       {"hwdetect", "hw"},    {"list", "l"},        {"info", "i"},
-        {"stat", "s"},           {"save", "sv"},        {"allocated", "al"},  {"available", "av"},
+        {"stat", "s"},           {"save", "sv"},        {"dump", "dp"},       {"allocated", "al"},  {"available", "av"},
         {"submit", "sb"},        {"set-priority", "sp"}, {"dequeue", "dq"},   {"queue", "qu"},
         {"time", "tm"},          {"advance", "ad"},     {"run", "rn"},        {"queue-add", "qa"},
         {"queue-manager", "qm"}, {"cat", "a"},          {"help", "h"},        {"quit", "q"},

@@ -89,7 +89,8 @@ std::string new_session_id() {
 
 bool is_read_only(const std::string& word) {
     return find_command_word(word) == nullptr ||
-           is_command(word, {"get-status", "get-property", "list", "info", "stat", "cat", "help", "quit", "save"});
+           is_command(word, {"get-status", "get-property", "list", "info", "stat", "cat", "help", "quit", "save",
+                                  "dump"});
 }
 
 // Job ids a command may have created or changed.
