@@ -230,7 +230,10 @@ int run_session(const Options& given) {
 
     if (Status queue_ready = check_queue_options(session); !queue_ready) return fail_startup(queue_ready);
     json.reset();
-    if (!options.replay.empty()) return run_replay(session);
+    if (!options.replay.empty()) {
+        int replayed = run_replay(session);
+        return final_picture_written(session) ? replayed : 1;
+    }
     int status = run_commands(session);
     Status queue_written = finish_queue(session);
     // Closes the files `save` and --state keep open: each folds its write-ahead

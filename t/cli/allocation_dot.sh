@@ -128,6 +128,14 @@ expect_eq "unwritable BASE.final.dot: exit" 1 $?
 expect_eq "unwritable BASE.final.dot: message" "INFO: drew 52 vertices in probe.dot
 resource-query: can't open gone/base.final.dot for writing: No such file or directory" "$(cat held.out)"
 
+# A replay ends with every job finished: BASE.final.dot draws none.
+printf '; Version: 2.2\n1 0 -1 10 4 -1 -1 4 20 -1 1 7 1 -1 1 2 -1 -1\n' >one.swf
+"$RQ" -L "$SRC/t/data/queue/two_nodes.graphml" --replay one.swf -g dot -o replayed >/dev/null 2>err
+expect_eq "replay: exit" 0 $?
+expect_eq "replay: stderr" "" "$(cat err)"
+expect_contains "replay: BASE.final.dot, no job left" 'legend_none [label="no job holds a resource"' \
+    "$(cat replayed.final.dot 2>&1)"
+
 # Large graphs: written all the same, with a warning past 2000 vertices.
 echo "dump medium.dot" | "$RQ" -L "$SRC/conf/medium.graphml" >out 2>err
 expect_eq "large: warning" "WARNING: dump: medium.dot: 3781 vertices; Graphviz dot may take minutes to lay out more than 2000 (dump FILE held draws only the jobs' vertices and their ancestors)" "$(cat err)"
