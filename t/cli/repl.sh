@@ -30,6 +30,6 @@ case "$out" in *"JOBID"*) fail "commands after quit must not run" ;; esac
 # every command of the table is listed, in order
 names=$(echo help | "$RQ" -L "$SRC/conf/tiny.graphml" | sed -n 's/^INFO: \([a-z-]*\) (.*/\1/p' | tr '\n' ' ')
 expect_eq "help lists the command table" \
-    "match multi-match update attach remove find cancel partial-cancel set-property get-property set-status get-status request hwdetect list info stat save allocated available submit set-priority dequeue queue time advance run queue-add queue-manager cat help quit " \
+    "match multi-match update attach remove find cancel partial-cancel set-property get-property set-status get-status request hwdetect list info stat save dump allocated available submit set-priority dequeue queue time advance run queue-add queue-manager cat help quit " \
     "$names"
 finish
