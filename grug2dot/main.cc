@@ -21,6 +21,7 @@
 #include <sstream>
 
 #include "resource/grug.h"
+#include "utilities/dot_text.h"
 
 namespace {
 
@@ -51,35 +52,15 @@ std::string stem_of(const std::string& path) {
     return dot == std::string::npos ? name : name.substr(0, dot);
 }
 
-// The text of a DOT quoted string: `"` and `\` escaped (a name ending in
-// `\` would otherwise swallow the closing quote), line breaks as `\n`,
-// other control characters as blanks.
-std::string quoted(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (c == '\n') {
-            out += "\\n";
-        } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-            out += ' ';
-        } else {
-            out += c;
-        }
-    }
-    return out;
-}
-
 void write_recipe_dot(const rq::Recipe& recipe, bool more, std::ostream& out) {
     out << "digraph G {\n";
     for (size_t i = 0; i < recipe.vertices.size(); ++i) {
         const auto& v = recipe.vertices[i];
         out << i << "[label=\"";
         if (more)
-            out << quoted(v.subsystem) << ":" << quoted(v.basename) << ":" << v.size;
+            out << rq::dot_escaped(v.subsystem) << ":" << rq::dot_escaped(v.basename) << ":" << v.size;
         else
-            out << quoted(v.basename);
+            out << rq::dot_escaped(v.basename);
         out << "\"];\n";
     }
     for (size_t i = 0; i < recipe.vertices.size(); ++i) {
@@ -87,9 +68,9 @@ void write_recipe_dot(const rq::Recipe& recipe, bool more, std::ostream& out) {
             const auto& e = recipe.edges[ei];
             out << e.source << "->" << e.target << " [label=\"";
             if (more)
-                out << quoted(e.relation) << ":" << quoted(e.gen_method) << ":" << e.multi_scale;
+                out << rq::dot_escaped(e.relation) << ":" << rq::dot_escaped(e.gen_method) << ":" << e.multi_scale;
             else
-                out << quoted(e.relation);
+                out << rq::dot_escaped(e.relation);
             out << "\"];\n";
         }
     }

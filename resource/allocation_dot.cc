@@ -5,6 +5,8 @@
 #include <fstream>
 #include <set>
 
+#include "utilities/dot_text.h"
+
 namespace rq {
 
 namespace {
@@ -17,25 +19,8 @@ constexpr size_t kHoldersShown = 4;
 // too thin to tell apart; the label still names every holder shown.
 constexpr size_t kStripesDrawn = 6;
 
-// A DOT quoted string: `"` and `\` escaped (a name ending in `\` would
-// swallow the closing quote, and `\N`-style escapes would be expanded),
-// line breaks as `\n`, other control characters as blanks.
-std::string quoted(std::string_view text) {
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (c == '\n') {
-            out += "\\n";
-        } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-            out += ' ';
-        } else {
-            out += c;
-        }
-    }
-    return out + "\"";
-}
+// A DOT quoted string (utilities/dot_text.h).
+std::string quoted(std::string_view text) { return "\"" + dot_escaped(text) + "\""; }
 
 std::string job_word(int64_t jobid, bool reserved) {
     return "job " + std::to_string(jobid) + (reserved ? " (reserved)" : "");
