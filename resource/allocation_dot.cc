@@ -1,5 +1,6 @@
 #include "resource/allocation_dot.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -18,6 +19,8 @@ constexpr size_t kHoldersShown = 4;
 // Stripes of one fill: Graphviz draws them all, but past a few they are
 // too thin to tell apart; the label still names every holder shown.
 constexpr size_t kStripesDrawn = 6;
+// Jobs on one row of the legend.
+constexpr size_t kLegendRow = 8;
 
 // A DOT quoted string (utilities/dot_text.h).
 std::string quoted(std::string_view text) { return "\"" + dot_escaped(text) + "\""; }
@@ -93,6 +96,22 @@ std::vector<bool> drawn_vertices(const ResourceGraph& g, const AllocationMap& ho
     return drawn;
 }
 
+// The legend's boxes in job order, kLegendRow to a row (dot would lay one
+// rank out in any order, and hundreds of jobs in one row): each row a
+// rank of its own chained by invisible edges, each row below the last.
+void write_legend_rows(const std::map<int64_t, bool>& jobs, std::ostream& out) {
+    std::vector<int64_t> ids;
+    for (const auto& entry : jobs) ids.push_back(entry.first);
+    for (size_t row = 0; row * kLegendRow < ids.size(); ++row) {
+        const size_t first = row * kLegendRow, last = std::min(ids.size(), first + kLegendRow);
+        if (row > 0) out << "legend_job" << ids[first - kLegendRow] << "->legend_job" << ids[first] << " [style=invis];\n";
+        if (last - first < 2) continue;
+        out << "{rank=same; ";
+        for (size_t i = first; i < last; ++i) out << (i == first ? "" : "->") << "legend_job" << ids[i];
+        out << " [style=invis];}\n";
+    }
+}
+
 // The legend: one box per job present, in its colour and style.
 void write_legend(const AllocationMap& holders, std::ostream& out) {
     std::map<int64_t, bool> jobs;  // job -> reserved only
@@ -108,6 +127,7 @@ void write_legend(const AllocationMap& holders, std::ostream& out) {
         out << "legend_job" << job << " [label=" << quoted(job_word(job, reserved)) << ", id=\"legend_job" << job
             << "\"" << style_of(h) << "];\n";
     }
+    write_legend_rows(jobs, out);
     out << "}\n";
 }
 

@@ -76,6 +76,7 @@ TEST(AllocationDot, ColoursAndLabelsEachJobsVertices) {
               "legend_job2 [label=\"job 2\", id=\"legend_job2\", style=\"filled\", fillcolor=\"#ffffb3\"];\n"
               "legend_job3 [label=\"job 3 (reserved)\", id=\"legend_job3\", style=\"dashed\", "
               "color=\"#bebada\", penwidth=3];\n"
+              "{rank=same; legend_job1->legend_job2->legend_job3 [style=invis];}\n"
               "}\n"
               "}\n");
 }
@@ -101,6 +102,21 @@ TEST(AllocationDot, AVertexOfManyJobsNamesTheFirstFour) {
     EXPECT_NE(text.find("label=\"core0\\njob 1\\njob 2\\njob 3\\njob 4\\n+5 more\""), std::string::npos) << text;
     // Six stripes at most.
     EXPECT_NE(text.find("fillcolor=\"#8dd3c7:#ffffb3:#bebada:#fb8072:#80b1d3:#fdb462\""), std::string::npos) << text;
+}
+
+TEST(AllocationDot, TheLegendListsJobsInOrderEightToARow) {
+    SmallGraph s;
+    AllocationMap holders;
+    for (int64_t job = 1; job <= 17; ++job) holders[2].allocated.push_back(job);
+    std::string text = picture(s.g, holders);
+    EXPECT_NE(text.find("{rank=same; legend_job1->legend_job2->legend_job3->legend_job4->legend_job5->legend_job6->"
+                        "legend_job7->legend_job8 [style=invis];}\n"
+                        "legend_job1->legend_job9 [style=invis];\n"
+                        "{rank=same; legend_job9->legend_job10->legend_job11->legend_job12->legend_job13->"
+                        "legend_job14->legend_job15->legend_job16 [style=invis];}\n"
+                        "legend_job9->legend_job17 [style=invis];\n}\n"),
+              std::string::npos)
+        << text;
 }
 
 TEST(AllocationDot, PaletteCyclesByJobId) {
