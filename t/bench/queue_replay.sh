@@ -15,6 +15,8 @@
 #     reservations and backfill too.
 # Extra resource-query options may be given in RQ_OPTS (e.g.
 # RQ_OPTS=--replay-exhaustive for the oracle, or --events-json FILE).
+# SERIES=1 also writes --replay-series to a temporary file (its cost:
+# docs/performance.md "Replay time series").
 set -eu
 BIN=${1:?bin dir}
 POLICY=${2:-easy}
@@ -27,11 +29,12 @@ busy) GAP=0.75 ;;
 esac
 HERE=$(cd "$(dirname "$0")" && pwd)
 TRACE=$(mktemp "${TMPDIR:-/tmp}/rq-trace.XXXXXX")
-trap 'rm -f "$TRACE"' EXIT
+trap 'rm -f "$TRACE" "$TRACE.series.csv"' EXIT
 python3 "$HERE/../../utilities/swf_generate.py" --jobs "$JOBS" --max-size "$MAX" --seed 11 \
     --interarrival "$GAP" --max-runtime 7200 >"$TRACE"
 EXTRA=
 [ "$POLICY" = hybrid ] && EXTRA="--reservation-depth ${RDEPTH:-4}"
+[ "${SERIES:-0}" = 1 ] && EXTRA="$EXTRA --replay-series $TRACE.series.csv"
 # shellcheck disable=SC2086
 "$BIN/resource-query" -L "$HERE/queue_1024x32.graphml" -P first --replay "$TRACE" \
     --queue-policy "$POLICY" $EXTRA ${RQ_OPTS:-} --replay-csv "${CSV:-/dev/null}"
