@@ -37,7 +37,7 @@ struct ReplayOutput {
 
 // Replays the YAML job list `jobs` on `recipe` and reads both files.
 ReplayOutput replay_list(const std::string& recipe, const std::string& match_policy, const std::string& policy,
-                         const std::string& jobs) {
+                         const std::string& jobs, bool whole_nodes = false) {
     rq::testing::Matcher m(recipe, match_policy);
     ReplayConfig config;
     config.trace = "/nonexistent/list.yaml";
@@ -47,6 +47,7 @@ ReplayOutput replay_list(const std::string& recipe, const std::string& match_pol
         return true;
     };
     config.series = temp_path("series.csv");
+    config.whole_nodes = whole_nodes;
     std::ostringstream out, err;
     Status done = replay(*m.traverser, config, out, err);
     EXPECT_TRUE(done.ok()) << done.message() << err.str();
@@ -208,30 +209,44 @@ std::string describe(const std::vector<std::pair<int64_t, Figures>>& rows) {
 
 TEST(ReplaySeries, MatchesAModelOfThePerJobCsvOnRandomWorkloads) {
     std::mt19937_64 rng(27);
-    const char* policies[] = {"fcfs", "easy", "conservative", "hybrid"};
+    const char* policies[] = {"fcfs", "easy", "conservative", "hybrid", "jqm"};
     const char* matches[] = {"low", "high", "first"};
-    for (int round = 0; round < 40; ++round) {
+    for (int round = 0; round < 60; ++round) {
         int nodes = 1 + static_cast<int>(rng() % 4), cores = 1 + static_cast<int>(rng() % 4);
+        // Every fourth round sizes are whole nodes (--replay-nodes): the
+        // CSV's size and busy_cores are then nodes x cores per node.
+        bool whole_nodes = round % 4 == 3;
+        int capacity = whole_nodes ? nodes : nodes * cores;
         std::string jobs;
         int64_t submit = 0;
         int n = 5 + static_cast<int>(rng() % 40);
         for (int i = 0; i < n; ++i) {
             submit += static_cast<int64_t>(rng() % 4);  // several jobs per instant too
-            int64_t size = 1 + static_cast<int64_t>(rng() % static_cast<uint64_t>(nodes * cores));
+            int64_t size = 1 + static_cast<int64_t>(rng() % static_cast<uint64_t>(capacity));
             int64_t runtime = static_cast<int64_t>(rng() % 12);  // 0: starts and ends at one instant
             int64_t estimate = std::max<int64_t>(1, runtime + static_cast<int64_t>(rng() % 5) - 1);  // some killed
             jobs += "- {submit: " + std::to_string(submit) + ", size: " + std::to_string(size) +
                     ", runtime: " + std::to_string(runtime) + ", estimate: " + std::to_string(estimate) + "}\n";
         }
-        const char* policy = policies[round % 4];
+        const char* policy = policies[round % 5];
         const char* match = matches[round % 3];
-        ReplayOutput r = replay_list(rq::testing::machine_recipe(1, nodes, 1, cores), match, policy, jobs);
+        ReplayOutput r = replay_list(rq::testing::machine_recipe(1, nodes, 1, cores), match, policy, jobs, whole_nodes);
         std::vector<CsvJob> parsed = parse_csv(r.csv);
         ASSERT_EQ(parsed.size(), static_cast<size_t>(n)) << jobs;
+        // Each job's nodes can hold its cores: whole nodes exactly, else
+        // from ceil(size / cores per node) to size nodes.
+        for (const CsvJob& j : parsed) {
+            auto held = static_cast<int64_t>(j.nodes.size());
+            if (whole_nodes)
+                EXPECT_EQ(held * cores, j.size) << r.csv[0];
+            else
+                EXPECT_TRUE(held >= (j.size + cores - 1) / cores && held <= j.size) << held << " nodes for " << j.size;
+        }
         auto expected = model_rows(parsed);
         auto actual = series_rows(r.series);
         ASSERT_EQ(describe(actual), describe(expected)) << "round " << round << " " << policy << " " << match << " on "
-                                                        << nodes << "x" << cores << "\n" << jobs;
+                                                        << nodes << "x" << cores << (whole_nodes ? " whole nodes" : "") << "\n"
+                                                        << jobs;
     }
 }
 

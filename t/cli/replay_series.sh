@@ -51,6 +51,17 @@ j = json.load(open(sys.argv[1]))
 assert j["series"] is None and j["csv"] is None and j["match_policy"] == "low", j
 PY
 
+# A pool machine (one worker of 8 cpus): busy_cores counts cpus and the
+# worker is the one node; the same story, times and all.
+"$RQ" --resource "cpus=range(0-7)" --replay archive.swf --replay-series pool.csv >/dev/null 2>&1
+expect_eq "pool series" "time,running_jobs,busy_cores,busy_nodes,pending_jobs,reserved_jobs,started_jobs,finished_jobs
+0,1,4,1,1,0,1,0
+5,1,4,1,2,0,1,0
+6,1,4,1,3,0,1,0
+10,1,8,1,2,0,2,1
+20,1,2,1,0,0,4,3
+50,0,0,0,0,0,4,4" "$(cat pool.csv)"
+
 # A series that cannot be written: one error line naming the file.
 out=$("$RQ" -L "$M" --replay archive.swf --replay-series /nonexistent/series.csv 2>&1 >/dev/null)
 expect_eq "unwritable series status" 1 "$?"
