@@ -67,6 +67,13 @@ out=$("$RQ" -L "$M" --replay archive.swf --replay-series /nonexistent/series.csv
 expect_eq "unwritable series status" 1 "$?"
 expect_eq "unwritable series" "ERROR: --replay: --replay-series: cannot open /nonexistent/series.csv for writing" "$out"
 
+# A full disk (/dev/full takes no byte) is an error, not a short file.
+if [ -w /dev/full ]; then
+    out=$("$RQ" -L "$M" --replay archive.swf --replay-series /dev/full 2>&1 >/dev/null)
+    expect_eq "full disk status" 1 "$?"
+    expect_eq "full disk" "ERROR: --replay: --replay-series: error writing /dev/full" "$out"
+fi
+
 # The progress line: on a terminal (a pseudo-terminal made by script(1),
 # util-linux), stderr shows "\rreplay: N/4 jobs done, ..." and ends with the
 # final figures; stdout's CSV is the same as without it.
