@@ -131,7 +131,11 @@ void EnvWriter::time(int64_t start, int64_t end) {
 }
 
 void EnvWriter::vertex(const ResourceGraph& graph, const VertexEmission& v) {
-    if (have_allocation_ || !v.exclusive) return;
+    if (have_allocation_) return;
+    // A match on several workers names each it used, as a request does.
+    if (graph.type_name(v.vertex) == "node" && graph.by_type(graph.type(v.vertex)).size() > 1)
+        matched_workers_.push_back(std::string(graph.name(v.vertex)));
+    if (!v.exclusive) return;
     PoolIds& p = pool(graph.type_name(v.vertex));
     if (graph.name(v.vertex) == graph.type_name(v.vertex)) p.indexed = false;
     p.ids.push_back({std::string(graph.name(v.vertex)), v.needs});
@@ -261,6 +265,7 @@ std::vector<std::string> EnvWriter::comments() const {
     std::vector<std::string> lines;
     if (find_) return lines;
     if (!worker_.empty()) lines.push_back("# worker " + worker_);
+    for (const std::string& w : matched_workers_) lines.push_back("# worker " + w);
     if (reserved_at_ > 0) lines.push_back("# reserved at " + std::to_string(reserved_at_));
     return lines;
 }
@@ -284,6 +289,7 @@ void EnvWriter::reset() {
     reserved_at_ = 0;
     dialect_ = match_dialect_;
     worker_.clear();
+    matched_workers_.clear();
     pools_.clear();
     ctest_.clear();
     templates_.clear();

@@ -89,6 +89,7 @@ private:
     Dialect match_dialect_ = Dialect::kHq;
     Dialect dialect_ = Dialect::kHq;
     std::string worker_;
+    std::vector<std::string> matched_workers_;  // a match's nodes, where the graph has several
     std::vector<PoolIds> pools_;
     std::vector<std::vector<std::pair<std::string, std::pair<std::string, int64_t>>>> ctest_;  // (type, (id, slots))
     std::vector<std::pair<std::string, std::string>> templates_;

@@ -107,6 +107,29 @@ TEST(EnvDialect, WorkerAndReservationAreComments) {
     EXPECT_EQ(p.env(a, Dialect::kHq, "gpu3"), "# worker gpu3\n# reserved at 3600\n");
 }
 
+// A match on a graph of several workers names those it used.
+TEST(EnvDialect, MatchNamesItsWorkers) {
+    ResourceGraph g;
+    Machine m;
+    Worker w{"n", {}, 2, true};
+    w.pools.push_back(*parse_pool_definition("cpus", "[0, 1]"));
+    m.workers.push_back(w);
+    ASSERT_TRUE(build_pool_graph(m, g).ok());
+    EnvWriter env(false);
+    VertexEmission core;
+    core.vertex = g.by_type(g.types().find("cpus"))[2];
+    core.needs = 1;
+    core.exclusive = true;
+    env.vertex(g, core);
+    VertexEmission node;
+    node.vertex = g.by_type(g.types().find("node"))[1];
+    env.vertex(g, node);
+    env.time(0, 3600);
+    std::ostringstream out;
+    ASSERT_TRUE(env.flush(out).ok());
+    EXPECT_EQ(out.str().rfind("# worker n1\nHQ_RESOURCE_REQUEST_cpus='1'\n", 0), 0u) << out.str();
+}
+
 // traversers/find.cc ends a find with time(0, 0): nothing was allocated.
 TEST(EnvDialect, FindPrintsNothing) {
     Pools p;
