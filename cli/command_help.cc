@@ -145,14 +145,19 @@ const char* kAvailable = R"(usage: available [--at T] [--summary]
   --summary  counts of the printed vertices by type instead of the -F output
 )";
 
-const char* kRequest = R"(usage: request SUBCMD [-F FORMAT] [--env NAME=TEMPLATE] [--duration S] REQUEST...
+const char* kRequest = R"(usage: request [-F FORMAT] [--as DIALECT] [--env NAME=TEMPLATE] [--duration S] SUBCMD REQUEST...
   SUBCMD      allocate | allocate_orelse_reserve | satisfiability
-  REQUEST     HyperQueue: NAME=AMOUNT or NAME="AMOUNT STRATEGY", AMOUNT a
+  REQUEST     in the dialect of the loaded pool format (-f ctest: CTest,
+              -f canary: canary, else HyperQueue) or of --as:
+              HyperQueue: NAME=AMOUNT or NAME="AMOUNT STRATEGY", AMOUNT a
               positive integer or all, STRATEGY compact (default), compact!,
               tight, tight! or scatter (the ! forms wait rather than fall back)
               canary:     NAME=N,NAME=N (1 cpu when unspecified)
               CTest:      RESOURCE_GROUPS, e.g. 2,gpus:2;gpus:4
-  -F FORMAT   the match format for this request only (env, env_export, simple, ...)
+  -F FORMAT   the match format for this request only (env, env_export, simple, ...);
+              env prints the request's own tool's variables
+  --as DIALECT
+              hq, canary or ctest: read this request in that tool's syntax
   --env NAME=TEMPLATE
               also print NAME with canary's %(name_ids)s placeholders filled in
   --duration S
@@ -169,7 +174,8 @@ const char* kSubmit = R"(usage: submit [--queue Q] [--priority P] [--name DEF] [
        submit [...same options...] [--duration S] request ITEMS
   FILE          a jobspec; its duration is the requested time
   request ITEMS a pool request, as the request command takes it
-                (cpus=8 gpus/nvidia=1, cpus=4,gpus=4, 2,gpus:2;gpus:4)
+                (cpus=8 gpus/nvidia=1; --as canary cpus=4,gpus=4;
+                --as ctest 2,gpus:2;gpus:4)
   --duration S  a pool request's requested time (default 3600)
   --queue Q     the queue (default: the default queue)
   --priority P  1-10, higher first (default 5)

@@ -79,19 +79,19 @@ TEST(CtestCases, EveryCaseOfCtestsOwnTestsGivesCtestsVerdict) {
 // CMake users write the property quoted, as in CMake's documentation of
 // RESOURCE_GROUPS: the quotes are not part of the value.
 TEST(CtestCases, QuotedRequestIsReadWithoutItsQuotes) {
-    auto r = parse_request("\"2,gpus:2;gpus:4\"");
+    auto r = parse_request("\"2,gpus:2;gpus:4\"", Dialect::kCtest);
     ASSERT_TRUE(r) << r.message();
     EXPECT_EQ(render(*r), "gpus:2;gpus:2;gpus:4");
 }
 
-// testCTestResourceGroups.cxx:56 (`2`) and :87 (`;`) are CTest requests even
-// without a `TYPE:`.
+// testCTestResourceGroups.cxx:56 (`2`) and :87 (`;`) are CTest requests:
+// two empty groups, and none.
 TEST(CtestCases, BareCountAndSemicolonAreCtestRequests) {
-    auto two = parse_request("2");
+    auto two = parse_request("2", Dialect::kCtest);
     ASSERT_TRUE(two) << two.message();
-    EXPECT_TRUE(two->ctest);
+    EXPECT_TRUE(two->ctest());
     EXPECT_EQ(render(*two), "{};{}");
-    auto none = parse_request(";");
+    auto none = parse_request(";", Dialect::kCtest);
     ASSERT_TRUE(none) << none.message();
     EXPECT_EQ(render(*none), "(none)");
 }

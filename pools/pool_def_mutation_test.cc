@@ -36,7 +36,8 @@ std::vector<std::vector<std::string>> ids(const Pool& p) {
 
 TEST(PoolParsersMutated, ValueOrErrorAndDefinitionsReadBack) {
     const std::vector<std::string> defs = {"[a, \"b c\", d]", "range(0-7)", "[[0, 1], [2, 3]]", "4x8", "sum(4096)"};
-    const std::vector<std::string> requests = {"cpus=\"8 scatter\" mem=all", "cpus=4,gpus=4", "2,gpus:2;gpus:4"};
+    const std::vector<std::string> requests = {"cpus=\"8 scatter\" mem=all", "--as canary cpus=4,gpus=4",
+                                               "--as ctest 2,gpus:2;gpus:4"};
     const std::vector<std::string> files = {
         "workers:\n  - name: a\n    count: 2\n    resources: {cpus: 2x2}\n",
         R"({"resource_pool": {"resources": {"gpus": [{"id": "0", "slots": 2}]}}})",
@@ -56,7 +57,7 @@ TEST(PoolParsersMutated, ValueOrErrorAndDefinitionsReadBack) {
         } else {
             EXPECT_FALSE(p.message().empty());
         }
-        auto r = parse_request(mutate(requests[rng() % requests.size()], rng));
+        auto r = parse_request_text(mutate(requests[rng() % requests.size()], rng), Dialect::kHq);
         if (!r) {
             EXPECT_FALSE(r.message().empty());
         }

@@ -102,34 +102,34 @@ TEST(PoolDefinition, FormatReadsBack) {
 }
 
 TEST(Request, HyperQueueCanaryAndCtestForms) {
-    auto hq = parse_request("cpus=\"8 scatter\" gpus/nvidia=2 mem=all");
+    auto hq = parse_request("cpus=\"8 scatter\" gpus/nvidia=2 mem=all", Dialect::kHq);
     ASSERT_TRUE(hq) << hq.message();
     ASSERT_EQ(hq->pools.size(), 3u);
     EXPECT_EQ(hq->pools[0].amount, 8);
     EXPECT_EQ(hq->pools[0].strategy, Strategy::kScatter);
     EXPECT_EQ(hq->pools[1].name, "gpus/nvidia");
     EXPECT_TRUE(hq->pools[2].all);
-    EXPECT_FALSE(hq->canary);
+    EXPECT_EQ(hq->dialect, Dialect::kHq);
 
-    auto canary = parse_request("cpus=4,gpus=4");
+    auto canary = parse_request("cpus=4,gpus=4", Dialect::kCanary);
     ASSERT_TRUE(canary);
-    EXPECT_TRUE(canary->canary);
+    EXPECT_EQ(canary->dialect, Dialect::kCanary);
     EXPECT_EQ(canary->pools.size(), 2u);
 
-    auto ctest = parse_request("2,gpus:2;gpus:4,crypto_chips:2");
+    auto ctest = parse_request("2,gpus:2;gpus:4,crypto_chips:2", Dialect::kCtest);
     ASSERT_TRUE(ctest) << ctest.message();
     ASSERT_EQ(ctest->groups.size(), 3u);
     EXPECT_EQ(ctest->groups[0][0].slots, 2);
     EXPECT_EQ(ctest->groups[2].size(), 2u);
     EXPECT_EQ(ctest->groups[2][1].type, "crypto_chips");
 
-    auto big = parse_request("mem=9223372036854775807");
+    auto big = parse_request("mem=9223372036854775807", Dialect::kHq);
     ASSERT_TRUE(big);
     EXPECT_EQ(big->pools[0].amount, INT64_MAX);
 
     for (const char* bad : {"cpus=0", "cpus=-1", "cpus=\"8 sideways\"", "cpus", "cpus=1 cpus=2", "gpus:x",
-                            "cpus=\"4", "mem=9223372036854775808", ""})
-        EXPECT_FALSE(parse_request(bad)) << bad;
+                            "cpus=\"4", "mem=9223372036854775808", "", "cpus=1,gpus=1"})
+        EXPECT_FALSE(parse_request(bad, Dialect::kHq)) << bad;
 }
 
 }  // namespace

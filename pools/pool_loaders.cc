@@ -127,6 +127,29 @@ Result<Machine> read_hq_workers(std::string_view text, const std::string& path, 
     return m;
 }
 
+namespace {
+
+// canary takes any string as an id (src/_canary/resource_pool/schemas.py:12-16),
+// but joins ids with ',' into CANARY_<NAME>_IDS (job.py:523-526): an id
+// holding ',' would read back as two, and NUL, a line break or '=' cannot
+// be one NAME=value line of -F env (docs/differences.md, canary).
+std::string shown_id(const std::string& id) {
+    std::string out;
+    for (char c : id) out += c == '\0' ? std::string("\\0") : c == '\n' ? std::string("\\n") : c == '\r' ? std::string("\\r") : std::string(1, c);
+    return out;
+}
+
+Status check_canary_id(const std::string& id) {
+    size_t bad = id.find_first_of(std::string("\0\n\r=,", 5));
+    if (bad == std::string::npos) return ok_status();
+    char c = id[bad];
+    const char* what = c == '\0' ? "NUL" : c == '\n' || c == '\r' ? "a line break" : c == '=' ? "'='" : "','";
+    return make_error(Errc::kInvalid, "id \"" + shown_id(id) + "\" holds " + what +
+                                          " (ids are joined with ',' into one NAME=value line: no NUL, line break, '=' or ',')");
+}
+
+}  // namespace
+
 Result<Machine> read_canary_pool(std::string_view text, const std::string& path, const GrugLimits& limits) {
     auto doc = load_yaml(text, path);
     if (!doc) return doc.error();
@@ -164,6 +187,7 @@ Result<Machine> read_canary_pool(std::string_view text, const std::string& path,
                     if (!inst.IsMap() || !inst["id"] || !inst["id"].IsScalar() || inst["id"].Scalar().empty())
                         return bad(path, iat, "an instance needs a string `id`");
                     PoolItem item{inst["id"].Scalar(), 1};
+                    if (Status id = check_canary_id(item.id); !id) return bad(path, iat + ".id", id.message());
                     if (inst["slots"] && (!yaml_amount(inst["slots"], item.slots) || item.slots < 1))
                         return bad(path, iat + ".slots", "must be a positive integer up to 2^63-1");
                     if (!ids.insert(item.id).second) return bad(path, iat, "id " + item.id + " appears twice");

@@ -113,14 +113,14 @@ TEST(EnvWriter, HqResourceRequestIsAmountAndStrategyUnderBothNames) {
     Allocation a;
     a.pools.push_back(take);
     EnvWriter env(false);
-    env.set_allocation(a, g);
+    env.set_allocation(a, g, Dialect::kHq);
     std::ostringstream out;
     ASSERT_TRUE(env.flush(out).ok());
     EXPECT_NE(out.str().find("HQ_RESOURCE_REQUEST_gpus/nvidia='6 tight'\n"), std::string::npos) << out.str();
     EXPECT_NE(out.str().find("HQ_RESOURCE_REQUEST_gpus_nvidia='6 tight'\n"), std::string::npos) << out.str();
     EXPECT_NE(out.str().find("HQ_RESOURCE_VALUES_gpus_nvidia="), std::string::npos) << out.str();
     a.pools[0].all = true;
-    env.set_allocation(a, g);
+    env.set_allocation(a, g, Dialect::kHq);
     std::ostringstream all;
     ASSERT_TRUE(env.flush(all).ok());
     EXPECT_NE(all.str().find("HQ_RESOURCE_REQUEST_gpus_nvidia='all'\n"), std::string::npos) << all.str();
@@ -138,7 +138,7 @@ TEST(EnvWriter, QuotesValuesAndExportsOnlyShellNames) {
     for (VertexId v : g.by_type(g.types().find("gpus/nvidia"))) take.items.push_back({v, 1});
     a.pools.push_back(take);
     EnvWriter env(false);
-    env.set_allocation(a, g);
+    env.set_allocation(a, g, Dialect::kHq);
     env.set_templates({{"MY_GPUS", "[%(gpus/nvidia_ids)s]"}});
     std::ostringstream out;
     ASSERT_TRUE(env.flush(out).ok());
@@ -146,7 +146,7 @@ TEST(EnvWriter, QuotesValuesAndExportsOnlyShellNames) {
     EXPECT_NE(out.str().find("CUDA_DEVICE_ORDER='PCI_BUS_ID'\n"), std::string::npos);
     EXPECT_NE(out.str().find("MY_GPUS='[it'\\''s,b]'\n"), std::string::npos) << out.str();
     EnvWriter exp(true);
-    exp.set_allocation(a, g);
+    exp.set_allocation(a, g, Dialect::kHq);
     std::ostringstream eout;
     ASSERT_TRUE(exp.flush(eout).ok());
     EXPECT_EQ(eout.str().find("gpus/nvidia"), std::string::npos) << eout.str();

@@ -253,10 +253,11 @@ std::vector<int64_t> PoolMatcher::candidate_times(size_t w, const Request& reque
 Result<Allocation> PoolMatcher::find(const Request& original, PoolOp op, int64_t duration, int64_t now) {
     refresh();
     Request request = original;
-    // canary's comma form, and HyperQueue's as `hq submit` builds it: a
-    // request naming no cpus asks for 1 cpu, compact
-    // (crates/hyperqueue/src/client/commands/submit/command.rs:522-542).
-    if (!request.ctest) {
+    // canary's requests, and HyperQueue's as `hq submit` builds them: a
+    // request naming no cpus asks for 1 cpu, compact (canary
+    // src/_canary/jobspec.py:277, HyperQueue
+    // crates/hyperqueue/src/client/commands/submit/command.rs:522-542).
+    if (!request.ctest()) {
         bool named = std::any_of(request.pools.begin(), request.pools.end(),
                                  [](const PoolRequest& r) { return r.name == "cpus"; });
         if (!named && resolve("cpus") != kNoId) request.pools.push_back({"cpus", 1, false, Strategy::kCompact});

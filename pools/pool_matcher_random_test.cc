@@ -183,7 +183,7 @@ TEST_P(PoolMatcherRandom, NoDoubleBookingAndCancelAllRestores) {
         }
         Request r;
         if (rng() % 8 == 0) {
-            r.ctest = true;
+            r.dialect = Dialect::kCtest;
             r.groups = {{{"gpus", 1 + int64_t(rng() % 4)}}, {{"gpus", 1 + int64_t(rng() % 2)}}};
         } else {
             r = random_request(rng);
@@ -194,7 +194,7 @@ TEST_P(PoolMatcherRandom, NoDoubleBookingAndCancelAllRestores) {
             strict = strict || p.strategy == Strategy::kCompactStrict || p.strategy == Strategy::kTightStrict;
         PoolOp pop = rng() % 3 == 0 ? PoolOp::kAllocateOrElseReserve : PoolOp::kAllocate;
         auto found = world.matcher->find(r, pop, d);
-        if (pop == PoolOp::kAllocate && !strict && !r.ctest) {
+        if (pop == PoolOp::kAllocate && !strict && !r.ctest()) {
             ASSERT_EQ(found.ok(), world.model_fits(with_implied_cpu(r), d)) << "op " << op;
         }
         if (!found) {

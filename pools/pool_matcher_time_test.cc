@@ -25,7 +25,7 @@ struct World {
         EXPECT_TRUE(build_pool_graph(m, graph).ok());
         matcher = std::make_unique<PoolMatcher>(graph, store, spec);
     }
-    Request req(const std::string& text) { return *parse_request(text); }
+    Request req(const std::string& text) { return *parse_request(text, Dialect::kHq); }
     // Records with nothing on them are as good as none.
     std::string state() const {
         static const std::regex idle(R"(^v\d+ plan\(total (\d+): 0=\1\) x\(total 1073741824: 0=1073741824\)$)");

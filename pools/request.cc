@@ -48,7 +48,9 @@ Result<std::vector<std::string>> split_items(std::string_view text, bool& commas
     return out;
 }
 
-Result<PoolRequest> parse_item(const std::string& item, bool zero_ok) {
+// One NAME=AMOUNT item. canary's counts are whole numbers, 0 allowed, with
+// no strategy and no `all` (canary's jobspec.py:252-256 takes ints only).
+Result<PoolRequest> parse_item(const std::string& item, bool canary) {
     size_t eq = item.find('=');
     if (eq == std::string::npos) return bad(item, "expected NAME=AMOUNT");
     PoolRequest r;
@@ -57,6 +59,9 @@ Result<PoolRequest> parse_item(const std::string& item, bool zero_ok) {
     std::string value = trim(std::string_view(item).substr(eq + 1));
     size_t space = value.find_first_of(" \t");
     std::string amount = value.substr(0, space);
+    if (canary && (space != std::string::npos || amount == "all"))
+        return bad(item, "a canary count is a whole number (0 or more); `all` and strategies are "
+                         "HyperQueue's (request --as hq)");
     if (space != std::string::npos) {
         std::string word = trim(std::string_view(value).substr(space));
         auto strategy = parse_strategy(word);
@@ -65,7 +70,7 @@ Result<PoolRequest> parse_item(const std::string& item, bool zero_ok) {
     }
     if (amount == "all") {
         r.all = true;
-    } else if (!parse_amount(amount, r.amount) || r.amount < (zero_ok ? 0 : 1)) {
+    } else if (!parse_amount(amount, r.amount) || r.amount < (canary ? 0 : 1)) {
         return bad(item, "the amount must be a positive integer up to 2^63-1 or `all`, got '" + amount + "'");
     }
     return r;
@@ -98,17 +103,54 @@ struct GroupWriter {
     }
 };
 
+bool valid_type_name(std::string_view name) {
+    return !name.empty() && !is_digit(name[0]) && run_of(name, 0, is_name_char) == name.size();
+}
+
+// Where a requirement starts and a `TYPE:` follows, the type is checked
+// with CTest's rule (CMake Source/LexerParser/cmCTestResourceGroupsLexer.in.l:34,
+// IDENTIFIER [a-z_][a-z0-9_]*): `GPUs:2` names the type, not a character.
+Status check_type_name(std::string_view text, size_t pos, bool requirement_start) {
+    if (!requirement_start) return ok_status();
+    size_t colon = text.find(':', pos);
+    size_t end = text.find_first_of(",;", pos);
+    if (colon == std::string_view::npos || colon > end || colon == pos) return ok_status();
+    std::string_view type = text.substr(pos, colon - pos);
+    if (valid_type_name(type) || std::all_of(type.begin(), type.end(), is_digit)) return ok_status();
+    return make_error(Errc::kInvalid, "'" + std::string(type) +
+                                          "' is not a CTest resource type name (^[a-z_][a-z0-9_]*$)");
+}
+
 }  // namespace
 
-bool is_ctest_type_name(std::string_view name) {
-    return !name.empty() && !is_digit(name[0]) && run_of(name, 0, is_name_char) == name.size();
+bool is_ctest_type_name(std::string_view name) { return valid_type_name(name); }
+
+const char* dialect_name(Dialect d) {
+    switch (d) {
+        case Dialect::kCanary: return "canary";
+        case Dialect::kCtest: return "ctest";
+        case Dialect::kHq: break;
+    }
+    return "hq";
+}
+
+std::optional<Dialect> parse_dialect(std::string_view word) {
+    for (Dialect d : {Dialect::kHq, Dialect::kCanary, Dialect::kCtest})
+        if (word == dialect_name(d)) return d;
+    return std::nullopt;
+}
+
+Dialect dialect_of_format(const std::string& load_format) {
+    if (load_format == "ctest") return Dialect::kCtest;
+    if (load_format == "canary") return Dialect::kCanary;
+    return Dialect::kHq;
 }
 
 Result<Request> parse_resource_groups(std::string_view text) {
     // CMake users write the property quoted: "2,gpus:2;gpus:4".
     if (text.size() >= 2 && text.front() == '"' && text.back() == '"') text = text.substr(1, text.size() - 2);
     Request req;
-    req.ctest = true;
+    req.dialect = Dialect::kCtest;
     GroupWriter out{req, {}, 1};
     auto fail = [&](size_t pos, const std::string& what) -> Error {
         return make_error(Errc::kInvalid, "request '" + std::string(text) + "': at character " +
@@ -157,6 +199,9 @@ Result<Request> parse_resource_groups(std::string_view text) {
             state = LexState::kGroupsStart;
         } else if (state == LexState::kResourceCount) {
             return fail(pos, "expected the slots after '" + out.group.back().type + ":'");
+        } else if (Status named = check_type_name(text, pos, group_start || state == LexState::kResourceStart);
+                   !named) {
+            return fail(pos, named.message());
         } else {
             return fail(pos, "unexpected '" + std::string(1, c) +
                                  "' (expected [COUNT,]TYPE:SLOTS[,TYPE:SLOTS...] groups separated by ';')");
@@ -176,25 +221,62 @@ bool looks_like_ctest(std::string_view t) {
     return std::all_of(t.begin(), t.end(), [](char c) { return is_digit(c) || c == ',' || c == ';' || c == '"'; });
 }
 
+// The other dialects' hint for a request that is not in this one.
+std::string hint_for(std::string_view t, Dialect dialect) {
+    if (dialect != Dialect::kCtest && looks_like_ctest(t)) return " (CTest's RESOURCE_GROUPS: request --as ctest)";
+    return "";
+}
+
 }  // namespace
 
-Result<Request> parse_request(std::string_view text) {
+Result<Request> parse_request(std::string_view text, Dialect dialect) {
     std::string t = trim(text);
+    // An empty RESOURCE_GROUPS is CTest's "no groups"; the others ask for something.
+    if (dialect == Dialect::kCtest) {
+        auto groups = parse_resource_groups(t);
+        if (!groups && t.find('=') != std::string::npos)
+            return make_error(Errc::kInvalid, groups.message() + " (HyperQueue's NAME=AMOUNT: request --as hq)");
+        return groups;
+    }
     if (t.empty()) return make_error(Errc::kInvalid, "request: nothing requested");
-    if (looks_like_ctest(t)) return parse_resource_groups(t);
     bool commas = false;
     auto items = split_items(t, commas);
     if (!items) return items.error();
+    bool canary = dialect == Dialect::kCanary;
+    // `hq submit --resource` takes one NAME=AMOUNT per flag: a comma is
+    // part of the amount there, never a separator.
+    if (commas && !canary)
+        return make_error(Errc::kInvalid, "request '" + t + "': HyperQueue items are separated by spaces, not commas" +
+                                              (looks_like_ctest(t) ? hint_for(t, dialect)
+                                                                   : " (canary's comma form: request --as canary)"));
     Request req;
-    req.canary = commas;
+    req.dialect = dialect;
     std::set<std::string> names;
     for (const std::string& item : *items) {
-        auto r = parse_item(item, commas);  // canary asks for 0 of a type
-        if (!r) return r.error();
+        auto r = parse_item(item, canary);
+        if (!r) return make_error(Errc::kInvalid, r.message() + hint_for(t, dialect));
         if (!names.insert(r->name).second) return bad(item, "pool " + r->name + " is requested twice");
         req.pools.push_back(*r);
     }
     return req;
+}
+
+Result<Request> parse_request_text(std::string_view text, Dialect dialect) {
+    std::string t = trim(text);
+    if (t.rfind("--as", 0) == 0 && t.size() > 4 && std::isspace(static_cast<unsigned char>(t[4]))) {
+        std::string rest = trim(std::string_view(t).substr(4));
+        size_t end = rest.find_first_of(" \t");
+        std::string word = rest.substr(0, end);
+        auto named = parse_dialect(word);
+        if (!named) return make_error(Errc::kInvalid, "request --as " + word + ": expected hq, canary or ctest");
+        return parse_request(end == std::string::npos ? "" : std::string_view(rest).substr(end), *named);
+    }
+    return parse_request(t, dialect);
+}
+
+std::string request_text(Dialect dialect, const std::string& items) {
+    if (dialect == Dialect::kHq) return items;
+    return std::string("--as ") + dialect_name(dialect) + " " + items;
 }
 
 }  // namespace rq::pools

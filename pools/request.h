@@ -1,4 +1,5 @@
-// Resource requests in the syntax of each tool:
+// Resource requests in the syntax of each tool, one tool per request
+// (its dialect: the loaded pool format's, or `request --as`, docs/pools.md):
 //
 //   HyperQueue  cpus=8 "gpus/nvidia=2" mem=1024 cpus="8 scatter" cpus=all
 //   canary      cpus=4,gpus=4          (1 cpu when cpus is not named)
@@ -7,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -29,16 +31,35 @@ struct CtestRequirement {
     int64_t slots = 1;
 };
 
+// The tool whose syntax a request is written in, and whose variables
+// -F env prints for it.
+enum class Dialect { kHq, kCanary, kCtest };
+
+// "hq", "canary", "ctest".
+const char* dialect_name(Dialect d);
+// `--as` values: hq, canary, ctest.
+std::optional<Dialect> parse_dialect(std::string_view word);
+// The dialect of a loaded pool format (-f ctest -> CTest, -f canary ->
+// canary, anything else HyperQueue).
+Dialect dialect_of_format(const std::string& load_format);
+
 struct Request {
     std::vector<PoolRequest> pools;                   // HyperQueue / canary
     std::vector<std::vector<CtestRequirement>> groups;  // CTest (pools empty)
-    bool ctest = false;
-    bool canary = false;  // comma form: 1 cpu unless cpus is named
+    Dialect dialect = Dialect::kHq;
+    bool ctest() const { return dialect == Dialect::kCtest; }
 };
 
-// `text` is everything after the sub-command, as typed. Errors say which
-// item is wrong and why.
-Result<Request> parse_request(std::string_view text);
+// `text` is everything after the sub-command, as typed, read in
+// `dialect`. Errors say which item is wrong and why.
+Result<Request> parse_request(std::string_view text, Dialect dialect);
+
+// `[--as DIALECT] ITEMS`, as a saved source or a replay template holds a
+// request: without `--as` the text is read in `dialect`.
+Result<Request> parse_request_text(std::string_view text, Dialect dialect);
+
+// The text parse_request_text reads back as `items` in `dialect`.
+std::string request_text(Dialect dialect, const std::string& items);
 
 // CTest's RESOURCE_GROUPS property, read as CTest's lexer reads it: `N,`
 // counts (0 allowed), empty parts, `;` alone and "" (no groups) as CTest

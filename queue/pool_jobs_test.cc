@@ -65,7 +65,7 @@ struct PoolQueue {
 
     QueueJob job(const std::string& request, int64_t estimate, int64_t runtime = -1) {
         QueueJob j;
-        j.pool = std::make_shared<const pools::Request>(*pools::parse_request(request));
+        j.pool = std::make_shared<const pools::Request>(*pools::parse_request(request, pools::Dialect::kHq));
         j.jobspec = std::make_shared<Jobspec>();
         j.estimate = estimate;
         j.runtime = runtime < 0 ? estimate : runtime;

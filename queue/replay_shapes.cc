@@ -56,7 +56,9 @@ Status JobShapes::shape_by_request(QueueJob& job, const std::string& text) {
     auto [it, fresh] = by_request_.try_emplace(text);
     Pool& pool = it->second;
     if (fresh) {
-        auto request = pools::parse_request(text);
+        // A trace's or template's request is HyperQueue's unless it starts
+        // with `--as DIALECT` (docs/queue.md).
+        auto request = pools::parse_request_text(text, pools::Dialect::kHq);
         if (!request) {
             by_request_.erase(it);
             return make_error(Errc::kInvalid, "request '" + text + "': " + request.message());

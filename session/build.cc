@@ -61,6 +61,9 @@ Status finish_session(Session& session) {
     auto writer = pools::make_pool_writer(options.match_format);
     if (!writer) return make_error(Errc::kInvalid, "resource_query_t: ERROR: " + writer.message() + "\n");
     session.writer = std::move(*writer);
+    // A `match` under -F env prints the loaded pool format's variables.
+    if (auto* env = dynamic_cast<pools::EnvWriter*>(session.writer.get()))
+        env->set_dialect(pools::dialect_of_format(options.load_format));
     return Status();
 }
 

@@ -22,6 +22,11 @@ Result<RequestCommand> parse_request_command(const Args& args) {
             auto v = value("-F");
             if (!v) return v.error();
             c.format = *v;
+        } else if (args[i] == "--as") {
+            auto v = value("--as");
+            if (!v) return v.error();
+            c.dialect = pools::parse_dialect(*v);
+            if (!c.dialect) return make_error(Errc::kInvalid, "--as " + *v + ": expected hq, canary or ctest");
         } else if (args[i] == "--env") {
             auto v = value("--env");
             if (!v) return v.error();
@@ -47,6 +52,8 @@ Result<RequestCommand> parse_request_command(const Args& args) {
     return c;
 }
 
+pools::Dialect session_dialect(const Session& s) { return pools::dialect_of_format(s.options.load_format); }
+
 pools::PoolMatcher& session_pool_matcher(Session& s) {
     if (!s.pool_matcher)
         s.pool_matcher = std::make_unique<pools::PoolMatcher>(*s.graph, *s.store, s.traverser->prune_spec());
@@ -64,7 +71,8 @@ RequestOutcome run_request(Session& s, const RequestCommand& command) {
         out.refused = make_error(Errc::kInvalid, "requests need containment as the dominant subsystem (-S CA, C+...)");
         return out;
     }
-    auto request = pools::parse_request(command.text);
+    pools::Dialect dialect = command.dialect.value_or(session_dialect(s));
+    auto request = pools::parse_request(command.text, dialect);
     if (!request) {
         out.refused = request.error();
         return out;
@@ -80,8 +88,16 @@ RequestOutcome run_request(Session& s, const RequestCommand& command) {
         own = std::move(*w);
         writer = own.get();
     }
-    out.jobid = s.next_jobid;
     pools::PoolMatcher& matcher = session_pool_matcher(s);
+    for (auto& [name, text] : command.templates) {
+        auto is_pool = [&](const std::string& pool) { return matcher.resolve(pool) != kNoId; };
+        Status known = pools::check_placeholders(name, text, is_pool);
+        if (!known) {
+            out.refused = known;
+            return out;
+        }
+    }
+    out.jobid = s.next_jobid;
     const auto started = std::chrono::steady_clock::now();
     auto found = matcher.find(*request, command.op, command.duration);
     if (command.op == pools::PoolOp::kSatisfiability) {
@@ -91,7 +107,9 @@ RequestOutcome run_request(Session& s, const RequestCommand& command) {
     out.found = found ? matcher.record(*found, out.jobid, command.duration) : Status(found.error());
     if (!out.found) return out;
     if (auto* env = dynamic_cast<pools::EnvWriter*>(writer)) {
-        env->set_allocation(*found, *s.graph);
+        // Several workers: say which one got the job (docs/pools.md "-F env").
+        std::string worker = matcher.workers().size() > 1 ? std::string(s.graph->name(found->worker)) : "";
+        env->set_allocation(*found, *s.graph, dialect, worker);
         env->set_templates(command.templates);
     }
     matcher.emit(*found, *writer, command.duration);

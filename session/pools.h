@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,9 +19,10 @@
 
 namespace rq {
 
-// `request [-F FORMAT] [--env NAME=TEMPLATE]... [--duration S] SUBCMD ITEMS...`
+// `request [-F FORMAT] [--as hq|canary|ctest] [--env NAME=TEMPLATE]... [--duration S] SUBCMD ITEMS...`
 struct RequestCommand {
     std::string format;  // empty: the session's writer
+    std::optional<pools::Dialect> dialect;  // none: the loaded pool format's
     std::vector<std::pair<std::string, std::string>> templates;
     int64_t duration = 3600;
     pools::PoolOp op = pools::PoolOp::kAllocate;
@@ -42,6 +44,10 @@ struct RequestOutcome {
 // Runs `command`: a successful allocation or reservation is recorded as
 // job `jobid` (the session's counter, which then moves on).
 RequestOutcome run_request(Session& s, const RequestCommand& command);
+
+// The dialect of a request that names none: the loaded pool format's
+// (docs/pools.md "One tool per request").
+pools::Dialect session_dialect(const Session& s);
 
 // The session's pool matcher, made on first use.
 pools::PoolMatcher& session_pool_matcher(Session& s);

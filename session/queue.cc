@@ -64,14 +64,17 @@ Status shape_pool_job(Session& s, const std::string& items, int64_t duration, qu
     std::string what = "request " + items;
     if (s.traverser->dominant() != kContainment)
         return make_error(Errc::kInvalid, "pool requests need containment as the dominant subsystem (-S CA, C+...)");
-    auto request = pools::parse_request(items);
+    auto request = pools::parse_request_text(items, session_dialect(s));
     if (!request) return request.error();
     // The queue rejects what can never fit; ask first to say why.
     auto sat = session_pool_matcher(s).find(*request, pools::PoolOp::kSatisfiability, 1);
     if (!sat && sat.code() == Errc::kUnsatisfiable)
         return make_error(Errc::kUnsatisfiable, what + ": " + sat.message());
     job.pool = std::make_shared<const pools::Request>(std::move(*request));
-    job.source = std::make_shared<const std::string>(what);
+    // The saved source names a dialect other than HyperQueue's, so that a
+    // resumed session reads it back alike (state/queue_rows_restore.cc).
+    bool named = items.rfind("--as", 0) == 0;
+    job.source = std::make_shared<const std::string>(named ? what : "request " + pools::request_text(request->dialect, items));
     job.jobspec = std::make_shared<Jobspec>();
     job.estimate = duration < 0 ? 3600 : duration;
     return ok_status();
@@ -80,7 +83,7 @@ Status shape_pool_job(Session& s, const std::string& items, int64_t duration, qu
 Status shape_jobspec_job(Session& s, const std::string& path, queue::QueueJob& job) {
     std::string text, why;
     if (!s.read_input(path, text, FileKind::kJobspec, &why)) {
-        if (pools::parse_request(path))
+        if (pools::parse_request(path, session_dialect(s)))
             return make_error(Errc::kNotFound, "cannot read " + path + " (a pool request is written: submit request " + path + ")");
         return make_error(Errc::kNotFound, "cannot read " + path + ": " + why);
     }

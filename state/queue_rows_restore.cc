@@ -63,7 +63,7 @@ Result<QueueJob> job_of(Statement& r, const std::string& source, const Session& 
     for (size_t i = 0; i < rm.size(); i += 2) j.rm[rm[i]] = std::strtoll(rm[i + 1].c_str(), nullptr, 10);
     j.source = std::make_shared<const std::string>(source);
     if (source.rfind("request ", 0) == 0) {
-        auto request = pools::parse_request(source.substr(8));
+        auto request = pools::parse_request_text(source.substr(8), pools::Dialect::kHq);
         if (!request) return bad("its pool request: " + request.message());
         j.pool = std::make_shared<const pools::Request>(std::move(*request));
         j.jobspec = std::make_shared<Jobspec>();

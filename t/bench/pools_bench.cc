@@ -62,11 +62,11 @@ void request_bench(benchmark::State& state, const char* text, bool busy_first_ha
     static World* world = new World();
     PoolMatcher matcher(world->graph, world->store, world->traverser->prune_spec());
     auto writer = make_writer("simple");
-    auto request = parse_request(text);
+    auto request = parse_request(text, Dialect::kHq);
     JobId id = 1;
     std::vector<JobId> held;
     if (busy_first_half) {  // the first 5,000 workers' cpus are all taken
-        auto all = parse_request("cpus=all");
+        auto all = parse_request("cpus=all", Dialect::kHq);
         for (int i = 0; i < 5000; ++i) {
             auto a = matcher.find(*all, PoolOp::kAllocate, 3600);
             if (!a || !matcher.record(*a, id, 3600).ok()) std::abort();
