@@ -9,6 +9,8 @@ from dataclasses import dataclass
 import matplotlib
 
 matplotlib.use("Agg")
+# SVG text stays text (searchable, smaller) rather than glyph outlines.
+matplotlib.rcParams["svg.fonttype"] = "none"
 from matplotlib.collections import PolyCollection  # noqa: E402
 from matplotlib.figure import Figure as MplFigure  # noqa: E402
 
