@@ -19,9 +19,8 @@ browse() {
         "$1" "file://$3" >"$2" 2>"$2.err"
 }
 
-write_trace trace.swf
-replay_into runs/fcfs fcfs trace.swf
-replay_into runs/easy easy trace.swf
+replay_into runs/fcfs fcfs "$TRACE"
+replay_into runs/easy easy "$TRACE"
 stand_in runs/fcfs
 stand_in runs/easy
 if ! "$REPORT" -o report runs/fcfs runs/easy >report.out 2>&1; then

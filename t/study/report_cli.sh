@@ -4,15 +4,14 @@
 . "$(dirname "$0")/report_lib.sh"
 require_matplotlib
 
-write_trace trace.swf
-replay_into runs/fcfs fcfs trace.swf
+replay_into runs/fcfs fcfs "$TRACE"
 stand_in runs/fcfs
 
 # ---- --gantt-max-jobs: above it a note, no chart ------------------------------
 out=$("$REPORT" -o small --gantt-max-jobs 39 --title "Forty <jobs>" runs/fcfs 2>&1)
 expect_eq "report's line" "resource-query-report: wrote small/index.html" "$out"
 [ -f small/gantt-1.png ] && fail "a Gantt chart drawn above --gantt-max-jobs"
-expect_contains "Gantt note" "fcfs trace.swf: 40 jobs, more than --gantt-max-jobs 39: no Gantt chart" "$(cat small/index.html)"
+expect_contains "Gantt note" "fcfs forty_jobs.swf: 40 jobs, more than --gantt-max-jobs 39: no Gantt chart" "$(cat small/index.html)"
 expect_contains "title, escaped" "<h1>Forty &lt;jobs&gt;</h1>" "$(cat small/index.html)"
 "$REPORT" -o exact --gantt-max-jobs 40 runs/fcfs >/dev/null 2>&1
 [ -f exact/gantt-1.png ] && [ -f exact/gantt-1.svg ] || fail "no Gantt chart at exactly --gantt-max-jobs jobs"
@@ -24,12 +23,12 @@ mkdir -p noseries && cp runs/fcfs/jobs.csv runs/fcfs/summary.json noseries/
 "$REPORT" -o r2 noseries >/dev/null 2>&1 || fail "report of a run without series.csv failed"
 [ -f r2/utilization-1.png ] && fail "a utilization curve without series.csv"
 [ -f r2/wait-cdf-1.png ] || fail "no wait CDF for a run without series.csv"
-expect_contains "series note" "noseries: series.csv missing: no utilization or pending-jobs curve" "$(sed 's/fcfs trace.swf/noseries/' r2/index.html)"
+expect_contains "series note" "fcfs forty_jobs.swf: series.csv missing: no utilization or pending-jobs curve" "$(cat r2/index.html)"
 
 # ---- labels from cell.json (a sweep's cells) ------------------------------------
 mkdir -p cells && cp -r runs/fcfs cells/a && cp -r runs/fcfs cells/b
-echo '{"id": "m0-t0-fcfs-first-d32", "trace": "trace.swf", "queue_policy": "fcfs", "match_policy": "first", "depth": 32}' >cells/a/cell.json
-echo '{"id": "m0-t0-fcfs-first-d8", "trace": "trace.swf", "queue_policy": "fcfs", "match_policy": "first", "depth": 8}' >cells/b/cell.json
+echo '{"id": "m0-t0-fcfs-first-d32", "trace": "forty_jobs.swf", "queue_policy": "fcfs", "match_policy": "first", "depth": 32}' >cells/a/cell.json
+echo '{"id": "m0-t0-fcfs-first-d8", "trace": "forty_jobs.swf", "queue_policy": "fcfs", "match_policy": "first", "depth": 8}' >cells/b/cell.json
 "$REPORT" -o r3 cells/a cells/b >/dev/null 2>&1 || fail "report of two cells failed"
 expect_eq "summary.csv labels" "m0-t0-fcfs-first-d32
 m0-t0-fcfs-first-d8" "$(cut -d, -f1 r3/summary.csv | tail -n +2)"

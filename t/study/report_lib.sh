@@ -11,20 +11,9 @@ require_matplotlib() {
     fi
 }
 
-# write_trace FILE: 40 jobs of 1 to 16 cores on a 32-core machine, often
-# busy enough that jobs wait and the policies differ.
-write_trace() {
-    awk 'BEGIN {
-        print "; MaxProcs: 32"
-        t = 0
-        for (i = 1; i <= 40; i++) {
-            t += (i * 7) % 9 + 1
-            size = 2 ^ (i % 5)
-            run = 10 + (i * 13) % 50
-            printf "%d %d -1 %d %d -1 -1 %d %d -1 1 %d 1 -1 1 1 -1 -1\n", i, t, run, size, size, run + (i % 4) * 10, i % 3 + 1
-        }
-    }' >"$1"
-}
+# The trace: 40 jobs of 1 to 16 cores on a 32-core machine, busy enough
+# that jobs wait and the policies differ.
+TRACE="$SRC/t/data/study/forty_jobs.swf"
 
 # replay_into FOLDER POLICY TRACE: a run folder from the real replay on
 # conf/tiny.graphml (2 nodes, 32 cores). Until the replay writes series
