@@ -3,7 +3,8 @@
 # finds its default recipe from any directory; every man page renders
 # without warnings; resource-query(1) documents exactly the options
 # `--help` lists and the commands `help` lists, grug2dot(1) the options of
-# `grug2dot --help`, and reapi_cli(3) every function of the header.
+# `grug2dot --help`, resource-query-report(1) the options of its `--help`
+# (docs/study.md), and reapi_cli(3) every function of the header.
 . "$(dirname "$0")/lib.sh"
 BUILD=$(dirname "$BIN")
 
@@ -20,7 +21,8 @@ if ! cmake --install "$BUILD" --prefix "$PREFIX" >install.log 2>&1; then
     fail "cmake --install $BUILD --prefix $PREFIX: $(tail -5 install.log)"
     finish
 fi
-for f in bin/resource-query bin/grug2dot lib/libreapi_cli.so \
+for f in bin/resource-query bin/grug2dot bin/resource-query-report lib/libreapi_cli.so \
+    share/resource-query/report/rqreport/cli.py share/man/man1/resource-query-report.1 \
     include/resource/reapi/bindings/c/reapi_cli.h \
     share/resource-query/conf/default share/resource-query/conf/tiny.graphml \
     share/man/man1/resource-query.1 share/man/man1/grug2dot.1 share/man/man3/reapi_cli.3; do
@@ -58,7 +60,7 @@ if [ ! -e "$configured/share/resource-query/conf/default" ]; then
 fi
 
 # ---- man pages: installed where man finds them, no warnings ------------------
-for page in man1/resource-query.1 man1/grug2dot.1 man3/reapi_cli.3; do
+for page in man1/resource-query.1 man1/resource-query-report.1 man1/grug2dot.1 man3/reapi_cli.3; do
     name=$(basename "$page")
     found=$(MANPATH="$PREFIX/share/man" man -w "${name%.*}" 2>&1)
     expect_eq "MANPATH=PREFIX/share/man man -w ${name%.*}" "$PREFIX/share/man/$page" "$found"
@@ -110,6 +112,18 @@ render "$PREFIX/share/man/man1/grug2dot.1" >g2d.txt
 "$PREFIX/bin/grug2dot" --help 2>&1 | grep '^    -' | option_names >help.options
 entries g2d.txt OPTIONS | option_names >page.options
 check_both_ways "option" help.options "grug2dot --help" page.options "grug2dot(1) OPTIONS"
+
+# resource-query-report: the installed program finds its modules from
+# any folder (it prints its usage), and `--help` (argparse: `  -o OUTDIR,
+# --output OUTDIR`) against OPTIONS.
+if /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
+    (cd elsewhere && "$PREFIX/bin/resource-query-report" --help) >report.help 2>&1 ||
+        fail "installed resource-query-report --help: $(tail -2 report.help)"
+    render "$PREFIX/share/man/man1/resource-query-report.1" >report.txt
+    sed -n 's/^  \(-[a-z]\)[ A-Z]*, \(--[a-z-]*\).*/\1 \2/p; s/^  \(--[a-z-]*\).*/\1/p' report.help >help.options
+    entries report.txt OPTIONS | option_names >page.options
+    check_both_ways "option" help.options "resource-query-report --help" page.options "resource-query-report(1) OPTIONS"
+fi
 
 # reapi_cli(3): every function the installed headers declare, against FUNCTIONS.
 render "$PREFIX/share/man/man3/reapi_cli.3" >reapi.txt

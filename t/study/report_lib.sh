@@ -31,12 +31,11 @@ replay_into() {
     fi
 }
 
-# stand_in FOLDER: series.csv, the nodes column and the summary's cores
-# from jobs.csv (only while the replay cannot write them).
+# stand_in FOLDER: series.csv and the nodes column from jobs.csv (only while the replay cannot write them).
 stand_in() {
     [ -f "$1/series.csv" ] && return
     /usr/bin/python3 - "$1" <<'PY'
-import csv, json, sys
+import csv, sys
 d = sys.argv[1]
 rows = list(csv.DictReader(open(f"{d}/jobs.csv")))
 events = {}
@@ -55,7 +54,5 @@ with open(f"{d}/series.csv", "w") as out:
             if k == "start": pend -= 1; run += 1; cores += sz; st += 1
             if k == "end": run -= 1; cores -= sz; fin += 1
         out.write(f"{t},{run},{cores},{min(2, run)},{pend},0,{st},{fin}\n")
-s = json.load(open(f"{d}/summary.json")); s["cores"] = 32; s["nodes"] = 2
-json.dump(s, open(f"{d}/summary.json", "w"))
 PY
 }

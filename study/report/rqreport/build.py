@@ -25,11 +25,12 @@ def _trace_section(outdir, n, trace, members, names):
     with_series = [r for r in members if r.series is not None and len(r.series)]
     utilization, pending = {}, {}
     for run in with_series:
-        cores = run.summary.get("cores")
+        cores = prepare.machine_cores(run.summary)
         if cores:
             utilization[names[id(run)]] = prepare.series_steps(run.series, "busy_cores", cores)
         else:
-            section.notes.append(f"{run.label}: summary.json has no `cores`: no utilization curve")
+            section.notes.append(f"{run.label}: summary.json gives no `cores` (nor core_seconds, "
+                                 "utilization and makespan): no utilization curve")
         pending[names[id(run)]] = prepare.series_steps(run.series, "pending_jobs")
     for run in members:
         section.notes.extend(f"{run.label}: {note}" for note in run.notes)

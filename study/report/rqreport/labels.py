@@ -22,6 +22,8 @@ def describe(run):
     described = {}
     for key, fallback in from_summary.items():
         value = cell.get(key, fallback)
+        if isinstance(value, dict):  # a machine given as a mapping: its name or file
+            value = value.get("name") or value.get("load") or ""
         described[key] = "" if value is None else str(value)
     return described
 

@@ -32,6 +32,10 @@ class LabelTest(unittest.TestCase):
                                               "match_policy": "first", "depth": "8"})
         self.assertEqual(labels.trace_name(r), "b.swf")
 
+    def test_a_machine_mapping_by_its_name(self):
+        r = run({"policy": "easy"}, {"machine": {"name": "pool", "resource": ["cpus=4x8"]}})
+        self.assertEqual(labels.describe(r)["machine"], "pool")
+
 
 class VariantTest(unittest.TestCase):
     def test_the_queue_policy_when_only_it_varies(self):

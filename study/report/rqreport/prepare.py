@@ -105,6 +105,19 @@ def envelope(times, values, max_points):
     return out_t, out_v
 
 
+def machine_cores(summary):
+    """The machine's cores: summary.json's `cores`, else worked back from
+    utilization = core_seconds / (cores x makespan) (docs/queue.md
+    "Replay"); None when neither is there."""
+    cores = summary.get("cores")
+    if isinstance(cores, (int, float)) and not isinstance(cores, bool) and cores > 0:
+        return cores
+    used, utilization, makespan = (summary.get(k) for k in ("core_seconds", "utilization", "makespan"))
+    numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0
+                  for v in (used, utilization, makespan))
+    return round(used / (utilization * makespan)) if numbers else None
+
+
 TIME_UNITS = (("s", 1), ("min", 60), ("h", 3600), ("days", 86400))
 
 

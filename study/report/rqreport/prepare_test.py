@@ -60,6 +60,14 @@ class SeriesTest(unittest.TestCase):
         self.assertEqual(prepare.series_steps(series(self.ROWS), "busy_cores", 16),
                          ([0, 5, 9, 12], [0.25, 0.75, 0.5, 0.0]))
 
+    def test_machine_cores(self):
+        self.assertEqual(prepare.machine_cores({"cores": 32}), 32)
+        # 1044 core-seconds over 99 s at 0.32954545... of the machine: 32 cores.
+        self.assertEqual(prepare.machine_cores({"core_seconds": 1044.0, "makespan": 99,
+                                                "utilization": 0.32954545454545453}), 32)
+        self.assertIsNone(prepare.machine_cores({"core_seconds": 0.0, "makespan": 0, "utilization": 0.0}))
+        self.assertIsNone(prepare.machine_cores({}))
+
     def test_envelope_keeps_short_curves(self):
         self.assertEqual(prepare.envelope([0, 1, 2], [3, 1, 2], 10), ([0, 1, 2], [3, 1, 2]))
 
