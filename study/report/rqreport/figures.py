@@ -125,7 +125,7 @@ def gantt(outdir, stem, title, hosts, segments, t0):
     ax.add_collection(PolyCollection(boxes, facecolors=colours, edgecolors="black", linewidths=0.3))
     if len(job_index) <= 40:  # few jobs: write each id on its boxes
         for host, lane, lanes, start, end, job in segments:
-            ax.text((start + end) / 2 / seconds - t0 / seconds, host + (lane + 0.5) / lanes, job,
+            ax.text(((start + end) / 2 - t0) / seconds, host + (lane + 0.5) / lanes, job,
                     ha="center", va="center", fontsize=6, clip_on=True)
     if rows <= 200:  # a line between hosts
         ax.hlines(range(1, rows), 0, span / seconds, colors="grey", linewidths=0.5)
