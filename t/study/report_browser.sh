@@ -21,8 +21,6 @@ browse() {
 
 replay_into runs/fcfs fcfs "$TRACE"
 replay_into runs/easy easy "$TRACE"
-stand_in runs/fcfs
-stand_in runs/easy
 if ! "$REPORT" -o report runs/fcfs runs/easy >report.out 2>&1; then
     fail "resource-query-report: $(cat report.out)"
     finish

@@ -5,7 +5,33 @@
 require_matplotlib
 
 replay_into runs/fcfs fcfs "$TRACE"
-stand_in runs/fcfs
+
+# ---- the report reads the replay's files as the replay meant them ----------------
+# From series.csv and jobs.csv alone, through the report's own functions:
+# the time-weighted busy cores give the summary's utilization, the jobs'
+# bounded slowdowns its mean, every job that ran has nodes of the machine.
+PYTHONPATH="$SRC/study/report" /usr/bin/python3 - runs/fcfs >agree.out 2>&1 <<'PY' || fail "report vs replay: $(cat agree.out)"
+import sys
+from rqreport import hostlist, prepare, runs
+run = runs.read_run(sys.argv[1])
+s = run.summary
+times, busy = prepare.series_steps(run.series, "busy_cores", prepare.machine_cores(s))
+area = sum((t1 - t0) * u for t0, t1, u in zip(times, times[1:], busy))
+utilization = area / s["makespan"]
+bsld = [prepare.bounded_slowdown(j, s["bounded_slowdown"]["bound"]) for j in run.jobs if j.ran]
+hosts = {h for j in run.jobs for h in hostlist.expand(j.nodes)}
+problems = []
+if abs(utilization - s["utilization"]) > 1e-9:
+    problems.append(f"utilization {utilization} from series.csv, {s['utilization']} in summary.json")
+if abs(sum(bsld) / len(bsld) - s["bounded_slowdown"]["mean"]) > 1e-9:
+    problems.append(f"bounded slowdown mean {sum(bsld) / len(bsld)}, summary {s['bounded_slowdown']['mean']}")
+if hosts != {"node0", "node1"} or prepare.machine_cores(s) != 32:
+    problems.append(f"hosts {sorted(hosts)}, cores {prepare.machine_cores(s)}")
+if run.series.columns["finished_jobs"][-1] != len(run.jobs):
+    problems.append(f"series ends with {run.series.columns['finished_jobs'][-1]} finished, jobs.csv has {len(run.jobs)}")
+print("\n".join(problems))
+sys.exit(1 if problems else 0)
+PY
 
 # ---- --gantt-max-jobs: above it a note, no chart ------------------------------
 out=$("$REPORT" -o small --gantt-max-jobs 39 --title "Forty <jobs>" runs/fcfs 2>&1)
