@@ -1,4 +1,4 @@
-# The report of a small sweep-like set of runs (one trace, two policies,
+# The report of a small sweep-like set of runs (two traces x two policies,
 # each replayed by the real resource-query) opened in headless Chromium:
 # every figure loads (none broken), the summary table has one row per run,
 # the screenshot is written, and each PNG is large enough and not blank
@@ -19,9 +19,15 @@ browse() {
         "$1" "file://$3" >"$2" 2>"$2.err"
 }
 
-replay_into runs/fcfs fcfs "$TRACE"
-replay_into runs/easy easy "$TRACE"
-if ! "$REPORT" -o report runs/fcfs runs/easy >report.out 2>&1; then
+# The second trace: the same jobs arriving twice as fast.
+awk '/^;/ { print; next } { $2 = int($2 / 2); print }' "$TRACE" >denser.swf
+for trace in "$TRACE" denser.swf; do
+    name=$(basename "$trace" .swf)
+    replay_into "runs/$name-fcfs" fcfs "$trace"
+    replay_into "runs/$name-easy" easy "$trace"
+done
+if ! "$REPORT" -o report runs/forty_jobs-fcfs runs/forty_jobs-easy runs/denser-fcfs runs/denser-easy \
+    >report.out 2>&1; then
     fail "resource-query-report: $(cat report.out)"
     finish
 fi
@@ -29,12 +35,12 @@ fi
 # ---- the page in the browser ------------------------------------------------
 browse --dump-dom dom.html "$WORK/report/index.html" || fail "chromium --dump-dom exited $?: $(tail -3 dom.html.err)"
 images=$(grep -o '<img ' report/index.html | wc -l)
-[ "$images" -ge 9 ] || fail "index.html shows $images images, expected 3 comparisons + 4 figures of the trace + 2 Gantt charts"
+expect_eq "images: 3 comparisons, 4 figures per trace, a Gantt chart per run" 15 "$images"
 # image_check DOM: the line the page's load handler wrote.
 image_check() { grep -o 'id="image-check">[^<]*' "$1" | cut -d'>' -f2; }
 expect_eq "every image loaded" "images: $images loaded: $images broken: 0" "$(image_check dom.html)"
 expect_eq "images marked loaded" "$images" "$(grep -o 'data-state="loaded"' dom.html | wc -l)"
-expect_eq "summary table rows" "2" "$(grep -o '<tr class="run">' dom.html | wc -l)"
+expect_eq "summary table rows" "4" "$(grep -o '<tr class="run">' dom.html | wc -l)"
 grep -q '<table class="summary" id="summary">' dom.html || fail "no summary table in the page"
 
 HOME="$WORK" timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --no-first-run \
@@ -50,7 +56,8 @@ expect_eq "a missing figure is seen broken" "images: $images loaded: $((images -
 
 # ---- the figures ---------------------------------------------------------------
 for stem in compare_wait_mean compare_utilization compare_bounded_slowdown_mean \
-    utilization-1 pending-1 wait-cdf-1 slowdown-by-size-1 gantt-1 gantt-2; do
+    utilization-1 pending-1 wait-cdf-1 slowdown-by-size-1 utilization-2 pending-2 wait-cdf-2 \
+    slowdown-by-size-2 gantt-1 gantt-2 gantt-3 gantt-4; do
     [ -f "report/$stem.png" ] && [ -f "report/$stem.svg" ] || fail "figure $stem: no PNG or SVG"
 done
 # Each PNG: at least 10 kB, its pixels vary (a blank image has one colour)
@@ -74,5 +81,9 @@ sys.exit(1 if bad else 0)
 PY
 
 # summary.csv: a header and one row per run.
-expect_eq "summary.csv rows" "3" "$(wc -l <report/summary.csv)"
+expect_eq "summary.csv rows" "5" "$(wc -l <report/summary.csv)"
+# The comparison: one group per trace, a bar per policy (SVG text is text).
+for text in '>forty_jobs.swf<' '>denser.swf<' '>fcfs<' '>easy<'; do
+    grep -q "$text" report/compare_wait_mean.svg || fail "compare_wait_mean.svg lacks $text"
+done
 finish
