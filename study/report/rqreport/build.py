@@ -5,7 +5,7 @@ import csv
 from dataclasses import dataclass, field
 
 from . import figures, labels, prepare, runs as run_files
-from .html import write_index
+from .page import write_index
 
 DEFAULT_GANTT_MAX_JOBS = 2000
 
