@@ -33,6 +33,11 @@ def _save(fig, outdir, stem):
         fig.savefig(outdir / f"{stem}.{ext}", dpi=DPI, format=ext)
 
 
+def _legend(ax):
+    """Outside the plot, on its right: it never hides a curve or a bar."""
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small", borderaxespad=0)
+
+
 def _time_axis(ax, span):
     unit, seconds = prepare.time_unit(span)
     ax.set_xlabel(f"time since the first submit ({unit})")
@@ -54,7 +59,7 @@ def curves(outdir, stem, title, ylabel, curves_by_label, t0, percent=False):
     ax.set_title(title)
     ax.set_ylim(bottom=0)
     ax.grid(True, alpha=0.3)
-    ax.legend(loc="best", fontsize="small")
+    _legend(ax)
     fig.tight_layout()
     _save(fig, outdir, stem)
     return Figure(stem, title, f"{ylabel}, one curve per run, exact steps from series.csv")
@@ -78,7 +83,7 @@ def wait_cdf(outdir, stem, title, waits_by_label):
     ax.set_xlim(left=0)
     ax.set_title(title)
     ax.grid(True, alpha=0.3)
-    ax.legend(loc="lower right", fontsize="small")
+    _legend(ax)
     fig.tight_layout()
     _save(fig, outdir, stem)
     return Figure(stem, title, "share of the jobs that waited at most the time on the x axis, one curve per run")
@@ -101,7 +106,7 @@ def grouped_bars(outdir, stem, title, ylabel, groups, xlabel):
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(loc="best", fontsize="small")
+    _legend(ax)
     fig.tight_layout()
     _save(fig, outdir, stem)
     return Figure(stem, title, f"{ylabel}, one group per {xlabel.split(' (')[0]}")

@@ -6,6 +6,7 @@ or `"broken"` once the page has loaded and writes the counts into
 #image-check, so a headless browser's DOM dump tells whether every figure
 showed (t/study/report_browser.sh).
 """
+import os
 from html import escape
 
 from . import prepare
@@ -13,7 +14,7 @@ from . import prepare
 STYLE = """
 body { font-family: "DejaVu Sans", sans-serif; margin: 2em; color: #222; max-width: 1300px; }
 h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ccc; }
-table.summary { border-collapse: collapse; font-size: 0.85em; }
+div.table { overflow-x: auto; } table.summary { border-collapse: collapse; font-size: 0.85em; }
 table.summary th, table.summary td { border: 1px solid #bbb; padding: 0.25em 0.5em; text-align: right; }
 table.summary th { background: #eee; } table.summary td.text { text-align: left; }
 figure { margin: 1.5em 0; } figure img { max-width: 100%; border: 1px solid #ddd; }
@@ -35,6 +36,15 @@ window.addEventListener("load", function () {
 """
 
 TEXT_COLUMNS = ("label", *prepare.DESCRIPTION_COLUMNS)
+PATH_COLUMNS = ("trace", "machine")  # shown by file name, the path on hover
+
+
+def _cell(column, value):
+    if column in PATH_COLUMNS and os.path.basename(value) != value:
+        return f'<td class="text" title="{escape(value)}">{escape(os.path.basename(value))}</td>'
+    if column in TEXT_COLUMNS:
+        return f'<td class="text">{escape(value)}</td>'
+    return f"<td>{escape(value)}</td>"
 
 
 def summary_table(rows):
@@ -43,11 +53,10 @@ def summary_table(rows):
     head = "".join(f"<th>{escape(h)}</th>" for _, h in columns)
     body = []
     for row in rows:
-        cells = "".join(f'<td class="text">{escape(row[c])}</td>' if c in TEXT_COLUMNS
-                        else f"<td>{escape(row[c])}</td>" for c, _ in columns)
+        cells = "".join(_cell(c, row[c]) for c, _ in columns)
         body.append(f'<tr class="run">{cells}</tr>')
-    return (f'<table class="summary" id="summary"><thead><tr>{head}</tr></thead>\n<tbody>\n'
-            + "\n".join(body) + "\n</tbody></table>")
+    return (f'<div class="table"><table class="summary" id="summary"><thead><tr>{head}</tr></thead>\n<tbody>\n'
+            + "\n".join(body) + "\n</tbody></table></div>")
 
 
 def figure_html(figure):

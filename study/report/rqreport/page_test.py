@@ -23,6 +23,10 @@ class PageTest(unittest.TestCase):
         self.assertIn("<th>queue policy</th>", table)
         self.assertNotIn("<th>machine</th>", table)   # no run has one
 
+    def test_paths_shown_by_file_name(self):
+        table = page.summary_table([row("r", trace="/data/a.swf", machine="tiny")])
+        self.assertIn('<td class="text" title="/data/a.swf">a.swf</td><td class="text">tiny</td>', table)
+
     def test_page_has_figures_notes_and_the_image_check(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = pathlib.Path(tmp) / "index.html"
