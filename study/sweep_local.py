@@ -39,7 +39,7 @@ class Progress:
             self._line(f"cell {result.cell.id} failed: {result.message}")
         elif not self.terminal:
             self._line(f"[{self.finished}/{self.total}] {result.cell.id} done")
-        self._bar()
+        self.draw()
 
     def end(self):
         if self.terminal:
@@ -52,7 +52,7 @@ class Progress:
         self.stream.write(f"sweep: {text}\n")
         self.stream.flush()
 
-    def _bar(self):
+    def draw(self):
         if not self.terminal:
             return
         filled = BAR_WIDTH * self.finished // max(self.total, 1)
@@ -68,11 +68,17 @@ def run_cells(outdir, cells, rq, series, jobs):
     todo = [c for c in cells if not is_done(outdir, c)]
     progress = Progress(len(cells))
     progress.skipped(len(cells) - len(todo))
-    progress._bar()
+    progress.draw()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = [pool.submit(run_cell, outdir, c, rq, series) for c in todo]
-        for future in concurrent.futures.as_completed(futures):
-            progress.cell_done(future.result())
+        pending = {pool.submit(run_cell, outdir, c, rq, series) for c in todo}
+        while pending:
+            # Wakes every second so that the bar's clock moves during long cells.
+            finished, pending = concurrent.futures.wait(
+                pending, timeout=1.0, return_when=concurrent.futures.FIRST_COMPLETED)
+            for future in sorted(finished, key=lambda f: f.result().cell.index):
+                progress.cell_done(future.result())
+            if not finished:
+                progress.draw()
     progress.end()
     return progress.failed
 

@@ -1,5 +1,6 @@
 # cmake --install puts the programs, libreapi_cli, the recipes and the man
-# pages under a prefix (docs/install.md). The installed resource-query
+# pages under a prefix (docs/install.md), and resource-query-sweep with its
+# modules. The installed resource-query
 # finds its default recipe from any directory; every man page renders
 # without warnings; resource-query(1) documents exactly the options
 # `--help` lists and the commands `help` lists, grug2dot(1) the options of
@@ -23,7 +24,8 @@ fi
 for f in bin/resource-query bin/grug2dot lib/libreapi_cli.so \
     include/resource/reapi/bindings/c/reapi_cli.h \
     share/resource-query/conf/default share/resource-query/conf/tiny.graphml \
-    share/man/man1/resource-query.1 share/man/man1/grug2dot.1 share/man/man3/reapi_cli.3; do
+    share/man/man1/resource-query.1 share/man/man1/grug2dot.1 share/man/man3/reapi_cli.3 \
+    bin/resource-query-sweep share/resource-query/study/sweep_grid.py; do
     [ -f "$PREFIX/$f" ] || fail "cmake --install did not install $f"
 done
 
@@ -55,6 +57,19 @@ if [ ! -e "$configured/share/resource-query/conf/default" ]; then
     first=$(cd elsewhere && ./resource-query </dev/null 2>&1 | head -1)
     expect_eq "no recipe anywhere: the original's error" \
         "[ERROR] file does not exist for --load-file: conf/default" "$first"
+fi
+
+# ---- resource-query-sweep: its modules and resource-query found from bin/ ----
+# (docs/study.md "Sweeps"), run from a folder that holds neither.
+mkdir sweep
+cp "$SRC/t/data/queue/two_nodes.graphml" sweep/m.graphml
+printf '1 0 -1 10 1 -1 -1 1 20 -1 1 1 -1 -1 1 1 -1 -1\n' >sweep/t.swf
+printf '{"machines": ["m.graphml"], "traces": ["t.swf"]}\n' >sweep/grid.json
+if (cd elsewhere && "$PREFIX/bin/resource-query-sweep" ../sweep/grid.json -o ../sweep/out --no-report \
+        >../sweep/log 2>&1); then
+    expect_eq "installed sweep: merged.csv rows" 2 "$(wc -l <sweep/out/merged.csv)"
+else
+    fail "installed resource-query-sweep: $(cat sweep/log)"
 fi
 
 # ---- man pages: installed where man finds them, no warnings ------------------
