@@ -69,7 +69,8 @@ def run_cells(outdir, cells, rq, series, jobs):
     progress = Progress(len(cells))
     progress.skipped(len(cells) - len(todo))
     progress.draw()
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs))
+    try:
         pending = {pool.submit(run_cell, outdir, c, rq, series) for c in todo}
         while pending:
             # Wakes every second so that the bar's clock moves during long cells.
@@ -79,6 +80,12 @@ def run_cells(outdir, cells, rq, series, jobs):
                 progress.cell_done(future.result())
             if not finished:
                 progress.draw()
+    except KeyboardInterrupt:
+        # The running replays got the SIGINT too and stop; start no more.
+        pool.shutdown(wait=True, cancel_futures=True)
+        progress.end()
+        raise
+    pool.shutdown()
     progress.end()
     return progress.failed
 
