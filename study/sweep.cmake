@@ -1,4 +1,4 @@
-# resource-query-sweep (docs/study.md "Sweeps"): a Python 3 program (stdlib;
+# resource-query-sweep (docs/study.md "The sweep"): a Python 3 program (stdlib;
 # PyYAML for YAML grids) and its modules. The build tree mirrors an install:
 # build/bin/resource-query-sweep, modules in build/share/resource-query/study
 # (the program looks beside itself, then in ../share/resource-query/study).

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """resource-query-sweep: replays of a grid of machines x traces x policies x
 queue depths, run here on N processes or on a Slurm cluster as a job
-array, merged into one CSV and reported (docs/study.md "Sweeps").
+array, merged into one CSV and reported (docs/study.md "The sweep").
 
 usage: resource-query-sweep GRID.(yaml|json) -o OUTDIR [-j N] [--rq PATH]
          [--slurm [--partition P] [--array-max K] [--time T] [--mem M] [--dry-run]]
@@ -85,7 +85,7 @@ def resolve_rq(option):
 
 def has_series(rq):
     """Whether this resource-query writes --replay-series (docs/study.md
-    "Run folders": without it the report leaves the time figures out)."""
+    "Running locally": without it the report leaves the time figures out)."""
     try:
         text = subprocess.run([rq, "--help"], capture_output=True, text=True,
                               stdin=subprocess.DEVNULL).stdout

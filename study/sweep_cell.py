@@ -1,6 +1,6 @@
 """One cell of a sweep: its run folder, written so that a kill at any
 moment leaves either a finished folder or one a rerun redoes
-(docs/study.md "Run folders").
+(docs/study.md "Running locally").
 
 OUTDIR/cells/<id>/ is final only once it holds `done`, written last: the
 replay runs in OUTDIR/cells/<id>.tmp.<pid> (its own working directory, so
@@ -52,7 +52,7 @@ def _remove_leftovers(outdir, cell):
 
 
 def output_args(series):
-    """The run folder's outputs (docs/study.md "Run folders")."""
+    """The run folder's outputs (docs/study.md "Running locally")."""
     args = ["--replay-csv", "jobs.csv", "--replay-summary", "summary.json"]
     if series:
         args += ["--replay-series", "series.csv"]

@@ -1,4 +1,4 @@
-"""A sweep's grid: read, check and expand it into cells (docs/study.md "Sweeps").
+"""A sweep's grid: read, check and expand it into cells (docs/study.md "The sweep").
 
 A grid file (YAML or JSON) holds:
   machines:        list; each a -L path (string) or a mapping with
@@ -28,7 +28,7 @@ MATCH_POLICIES = ("first", "firstnodex", "high", "low", "hinode", "lonode",
                   "hinodex", "lonodex", "locality", "variation")
 LOAD_FORMATS = ("grug", "hwloc", "jgf", "jgf_shorthand", "rv1exec", "rv1exec_force",
                 "graphml", "db", "hq", "canary", "ctest", "local")
-# Options the sweep gives each cell itself (docs/study.md "Sweeps").
+# Options the sweep gives each cell itself (docs/study.md "The sweep").
 RESERVED_OPTIONS = ("-L", "--load-file", "-f", "--load-format", "--resource", "-P",
                     "--match-policy", "--queue-policy", "--queue-depth", "--replay",
                     "--replay-csv", "--replay-series", "--replay-summary")
@@ -59,7 +59,7 @@ class Cell:
         self.options = options
 
     def description(self):
-        """cell.json's content (docs/study.md "Run folders")."""
+        """cell.json's content (docs/study.md "Running locally")."""
         return {"id": self.id, "index": self.index, "machine": self.machine.label,
                 "trace": self.trace_label, "queue_policy": self.queue_policy,
                 "match_policy": self.match_policy, "depth": self.depth,

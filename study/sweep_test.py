@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Tests of resource-query-sweep (docs/study.md "Sweeps"): grid expansion
+"""Tests of resource-query-sweep (docs/study.md "The sweep"): grid expansion
 (order, ids, path resolution, bad grids), merged.csv, failed cells, the
 batch scripts, and resume after a kill -9 in the middle of a sweep.
 

@@ -60,7 +60,7 @@ if [ ! -e "$configured/share/resource-query/conf/default" ]; then
 fi
 
 # ---- resource-query-sweep: its modules and resource-query found from bin/ ----
-# (docs/study.md "Sweeps"), run from a folder that holds neither.
+# (docs/study.md "The sweep"), run from a folder that holds neither.
 mkdir sweep
 cp "$SRC/t/data/queue/two_nodes.graphml" sweep/m.graphml
 printf '1 0 -1 10 1 -1 -1 1 20 -1 1 1 -1 -1 1 1 -1 -1\n' >sweep/t.swf
