@@ -4,7 +4,8 @@
 # finds its default recipe from any directory; every man page renders
 # without warnings; resource-query(1) documents exactly the options
 # `--help` lists and the commands `help` lists, grug2dot(1) the options of
-# `grug2dot --help`, and reapi_cli(3) every function of the header.
+# `grug2dot --help`, resource-query-sweep(1) those of its `--help`, and
+# reapi_cli(3) every function of the header.
 . "$(dirname "$0")/lib.sh"
 BUILD=$(dirname "$BIN")
 
@@ -25,7 +26,7 @@ for f in bin/resource-query bin/grug2dot lib/libreapi_cli.so \
     include/resource/reapi/bindings/c/reapi_cli.h \
     share/resource-query/conf/default share/resource-query/conf/tiny.graphml \
     share/man/man1/resource-query.1 share/man/man1/grug2dot.1 share/man/man3/reapi_cli.3 \
-    bin/resource-query-sweep share/resource-query/study/sweep_grid.py; do
+    bin/resource-query-sweep share/resource-query/study/sweep_grid.py share/man/man1/resource-query-sweep.1; do
     [ -f "$PREFIX/$f" ] || fail "cmake --install did not install $f"
 done
 
@@ -73,7 +74,7 @@ else
 fi
 
 # ---- man pages: installed where man finds them, no warnings ------------------
-for page in man1/resource-query.1 man1/grug2dot.1 man3/reapi_cli.3; do
+for page in man1/resource-query.1 man1/grug2dot.1 man3/reapi_cli.3 man1/resource-query-sweep.1; do
     name=$(basename "$page")
     found=$(MANPATH="$PREFIX/share/man" man -w "${name%.*}" 2>&1)
     expect_eq "MANPATH=PREFIX/share/man man -w ${name%.*}" "$PREFIX/share/man/$page" "$found"
@@ -125,6 +126,12 @@ render "$PREFIX/share/man/man1/grug2dot.1" >g2d.txt
 "$PREFIX/bin/grug2dot" --help 2>&1 | grep '^    -' | option_names >help.options
 entries g2d.txt OPTIONS | option_names >page.options
 check_both_ways "option" help.options "grug2dot --help" page.options "grug2dot(1) OPTIONS"
+
+# resource-query-sweep (argparse: "-o OUTDIR, --output OUTDIR"; metavars dropped).
+render "$PREFIX/share/man/man1/resource-query-sweep.1" >sweep.txt
+"$PREFIX/bin/resource-query-sweep" --help | grep '^  -' | sed 's/ [A-Z][A-Z]*//g' | option_names >help.options
+entries sweep.txt OPTIONS | option_names >page.options
+check_both_ways "option" help.options "resource-query-sweep --help" page.options "resource-query-sweep(1) OPTIONS"
 
 # reapi_cli(3): every function the installed headers declare, against FUNCTIONS.
 render "$PREFIX/share/man/man3/reapi_cli.3" >reapi.txt
