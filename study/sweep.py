@@ -9,7 +9,6 @@ usage: resource-query-sweep GRID.(yaml|json) -o OUTDIR [-j N] [--rq PATH]
 """
 import argparse
 import os
-import subprocess
 import sys
 
 # The modules: beside this file in the source tree, in
@@ -83,21 +82,10 @@ def resolve_rq(option):
     return os.path.abspath(rq)
 
 
-def has_series(rq):
-    """Whether this resource-query writes --replay-series (docs/study.md
-    "Running locally": without it the report leaves the time figures out)."""
-    try:
-        text = subprocess.run([rq, "--help"], capture_output=True, text=True,
-                              stdin=subprocess.DEVNULL).stdout
-    except OSError:
-        return False
-    return "--replay-series" in text
-
-
 def one_cell(args, cells, rq):
     if not 0 <= args.cell < len(cells):
         raise GridError(f"{args.grid}: --cell {args.cell}: the grid has cells 0 to {len(cells) - 1}")
-    result = run_cell(args.output, cells[args.cell], rq, has_series(rq))
+    result = run_cell(args.output, cells[args.cell], rq)
     if result.status == "failed":
         print(f"sweep: cell {result.cell.id} failed: {result.message}", file=sys.stderr)
         return 1
@@ -123,7 +111,7 @@ def main(argv):
                 print(flux_line(command, args.output, len(cells)))
                 return 0
             return submit_slurm(command, args.output, len(cells), args)
-        failed = run_cells(args.output, cells, rq, has_series(rq), args.jobs)
+        failed = run_cells(args.output, cells, rq, args.jobs)
         if failed:
             print(f"sweep: {failed} of {len(cells)} cells failed; rerun to retry them "
                   "(finished cells are kept)", file=sys.stderr)

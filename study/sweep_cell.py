@@ -51,12 +51,10 @@ def _remove_leftovers(outdir, cell):
     _remove(cell_folder(outdir, cell))
 
 
-def output_args(series):
+def output_args():
     """The run folder's outputs (docs/study.md "Running locally")."""
-    args = ["--replay-csv", "jobs.csv", "--replay-summary", "summary.json"]
-    if series:
-        args += ["--replay-series", "series.csv"]
-    return args
+    return ["--replay-csv", "jobs.csv", "--replay-series", "series.csv",
+            "--replay-summary", "summary.json"]
 
 
 def _write_json(path, value):
@@ -65,9 +63,9 @@ def _write_json(path, value):
         f.write("\n")
 
 
-def _run_replay(rq, cell, folder, series):
+def _run_replay(rq, cell, folder):
     """(exit status, stderr text); stdout's SUMMARY lines go to summary.txt."""
-    argv = [rq] + cell.replay_args() + output_args(series)
+    argv = [rq] + cell.replay_args() + output_args()
     description = cell.description()
     description["command"] = argv
     _write_json(os.path.join(folder, "cell.json"), description)
@@ -93,7 +91,7 @@ def _tail(text):
     return "\n".join("    " + line for line in lines if line)
 
 
-def run_cell(outdir, cell, rq, series):
+def run_cell(outdir, cell, rq):
     """Runs a cell unless it is done; never raises for the replay's failure."""
     if is_done(outdir, cell):
         return CellResult(cell, "skipped")
@@ -103,7 +101,7 @@ def run_cell(outdir, cell, rq, series):
     final = cell_folder(outdir, cell)
     work = f"{final}.tmp.{os.getpid()}"
     os.makedirs(work)
-    status, stderr = _run_replay(rq, cell, work, series)
+    status, stderr = _run_replay(rq, cell, work)
     seconds = time.monotonic() - start
     if status != 0 or not os.path.exists(os.path.join(work, "summary.json")):
         os.rename(work, final + ".failed")

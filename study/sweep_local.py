@@ -63,7 +63,7 @@ class Progress:
         self.stream.flush()
 
 
-def run_cells(outdir, cells, rq, series, jobs):
+def run_cells(outdir, cells, rq, jobs):
     """Runs every cell not yet done; returns the number that failed."""
     todo = [c for c in cells if not is_done(outdir, c)]
     progress = Progress(len(cells))
@@ -71,7 +71,7 @@ def run_cells(outdir, cells, rq, series, jobs):
     progress.draw()
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs))
     try:
-        pending = {pool.submit(run_cell, outdir, c, rq, series) for c in todo}
+        pending = {pool.submit(run_cell, outdir, c, rq) for c in todo}
         while pending:
             # Wakes every second so that the bar's clock moves during long cells.
             finished, pending = concurrent.futures.wait(

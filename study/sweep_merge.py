@@ -14,6 +14,8 @@ from sweep_cell import cell_folder
 CELL_COLUMNS = ("id", "machine", "trace", "queue_policy", "match_policy", "depth")
 # (column, path in summary.json)
 SUMMARY_COLUMNS = (
+    ("cores", ("cores",)),
+    ("nodes", ("nodes",)),
     ("jobs", ("jobs",)),
     ("skipped", ("skipped", "total")),
     ("never_started", ("never_started",)),

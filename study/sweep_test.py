@@ -164,7 +164,7 @@ class Expansion(Folder):
         self.assertFalse(os.path.exists(os.path.join(self.dir, "out")))
 
 
-SUMMARY = {"policy": "easy", "trace": "/x/a.swf", "jobs": 5, "utilization": 0.5, "makespan": 100,
+SUMMARY = {"policy": "easy", "trace": "/x/a.swf", "cores": 8, "nodes": 2, "jobs": 5, "utilization": 0.5, "makespan": 100,
            "wait": {"mean": 2.5, "median": 2.0, "p90": 4, "p99": 4, "max": 4},
            "bounded_slowdown": {"mean": 1.25, "max": 2.0, "bound": 10},
            "throughput_per_hour": 180.0, "skipped": {"total": 1}, "partial": False,
@@ -182,13 +182,13 @@ class Merge(Folder):
         self.write(f"out/cells/{cells[1].id}/summary.json",
                    dict(SUMMARY, jobs=7, partial=True, wait={"mean": 1}))
         self.assertEqual(
-            "id,machine,trace,queue_policy,match_policy,depth,jobs,skipped,never_started,killed,"
+            "id,machine,trace,queue_policy,match_policy,depth,cores,nodes,jobs,skipped,never_started,killed,"
             "zero_runtime,makespan,utilization,throughput_per_hour,wait_mean,wait_median,wait_p90,"
             "wait_p99,wait_max,slowdown_bound,bounded_slowdown_mean,bounded_slowdown_max,"
             "core_seconds,partial\n"
-            "m0-t0-fcfs-first-d32,m.graphml,a.swf,fcfs,first,32,5,1,0,0,0,100,0.5,180.0,2.5,2.0,4,4,4,"
+            "m0-t0-fcfs-first-d32,m.graphml,a.swf,fcfs,first,32,8,2,5,1,0,0,0,100,0.5,180.0,2.5,2.0,4,4,4,"
             "10,1.25,2.0,400.0,0\n"
-            "m0-t0-easy-first-d32,m.graphml,a.swf,easy,first,32,7,1,0,0,0,100,0.5,180.0,1,,,,,"
+            "m0-t0-easy-first-d32,m.graphml,a.swf,easy,first,32,8,2,7,1,0,0,0,100,0.5,180.0,1,,,,,"
             "10,1.25,2.0,400.0,1\n",
             merged_text(os.path.join(self.dir, "out"), cells))
 
@@ -216,7 +216,7 @@ class Cells(Folder):
         rq = self.fake_rq("echo SUMMARY jobs=1\nfor i in 1 2 3 4 5 6 7 8 9 10 11 12; do echo line$i >&2; done\nexit 3\n")
         cell = load_grid(self.write("g.json", {"machines": ["m"], "traces": ["t"]}))[0]
         out = os.path.join(self.dir, "out")
-        result = run_cell(out, cell, rq, False)
+        result = run_cell(out, cell, rq)
         self.assertEqual("failed", result.status)
         folder = os.path.join(out, "cells", cell.id + ".failed")
         self.assertEqual(f"exit status 3; folder {folder}; stderr tail:\n"
@@ -232,7 +232,7 @@ class Cells(Folder):
         self.write(f"out/cells/{cell.id}.tmp.99999/summary.json", "x")   # killed mid-replay
         self.write(f"out/cells/{cell.id}.failed/stderr.txt", "x")
         self.write("out/cells/m9-t0-fcfs-first-d32.tmp.1/x", "")         # another cell's: kept
-        self.assertEqual("done", run_cell(out, cell, rq, False).status)
+        self.assertEqual("done", run_cell(out, cell, rq).status)
         self.assertEqual([cell.id, "m9-t0-fcfs-first-d32.tmp.1"], sorted(os.listdir(os.path.join(out, "cells"))))
         folder = os.path.join(out, "cells", cell.id)
         self.assertEqual(["cell.json", "done", "stderr.txt", "summary.json", "summary.txt"],
@@ -242,19 +242,10 @@ class Cells(Folder):
         with open(os.path.join(folder, "cell.json")) as f:
             self.assertEqual([rq, "-L", os.path.join(self.dir, "m"), "-P", "first", "--queue-policy",
                               "fcfs", "--queue-depth", "32", "--replay", os.path.join(self.dir, "t"),
-                              "--replay-csv", "jobs.csv", "--replay-summary", "summary.json"],
+                              "--replay-csv", "jobs.csv", "--replay-series", "series.csv",
+                              "--replay-summary", "summary.json"],
                              json.load(f)["command"])
-        self.assertEqual("skipped", run_cell(out, cell, "/nonexistent", False).status)
-
-    def test_series_goes_into_the_run_folder(self):
-        rq = self.fake_rq('echo "$@" > args; echo "{}" > summary.json\n')
-        cell = load_grid(self.write("g.json", {"machines": ["m"], "traces": ["t"]}))[0]
-        out = os.path.join(self.dir, "out")
-        run_cell(out, cell, rq, True)
-        with open(os.path.join(out, "cells", cell.id, "args")) as f:
-            self.assertTrue(f.read().endswith(" --replay-csv jobs.csv --replay-summary summary.json "
-                                              "--replay-series series.csv\n"))
-
+        self.assertEqual("skipped", run_cell(out, cell, "/nonexistent").status)
 
 class Batch(Folder):
     def test_slurm_dry_run_prints_scripts_and_submits_nothing(self):
@@ -352,6 +343,12 @@ class Resume(Folder):
             self.assertEqual(inode, os.stat(os.path.join(cells, name, "done")).st_ino)
         self.assertEqual(sorted(["m0-t0-fcfs-first-d4", "m0-t0-easy-first-d4",
                                  "m0-t1-fcfs-first-d4", "m0-t1-easy-first-d4"]), sorted(os.listdir(cells)))
+        for name in os.listdir(cells):   # the run folder layout (docs/study.md "Running locally")
+            self.assertEqual(["cell.json", "done", "jobs.csv", "series.csv", "stderr.txt", "summary.json",
+                              "summary.txt"], sorted(os.listdir(os.path.join(cells, name))))
+            with open(os.path.join(cells, name, "summary.json")) as f:
+                summary = json.load(f)
+            self.assertEqual(("jobs.csv", "series.csv"), (summary["csv"], summary["series"]))
         with open(os.path.join(self.dir, "whole", "merged.csv"), "rb") as a, \
                 open(os.path.join(self.dir, "cut", "merged.csv"), "rb") as b:
             whole_bytes = a.read()
