@@ -101,15 +101,15 @@ def main(argv):
         rq = resolve_rq(args.rq)
         if args.cell is not None:
             return one_cell(args, cells, rq)
+        extra = ["--title", title] + (["--no-report"] if args.no_report else [])
+        command = sweep_command(__file__, args.grid, args.output, rq, extra)
+        if args.flux:      # printed only: writes nothing
+            print(flux_line(command, args.output, len(cells)))
+            return 0
         os.makedirs(args.output, exist_ok=True)
         if args.merge_only:
             return merge_and_report(args.output, cells, __file__, title, not args.no_report)
-        extra = ["--title", title] + (["--no-report"] if args.no_report else [])
-        if args.slurm or args.flux:
-            command = sweep_command(__file__, args.grid, args.output, rq, extra)
-            if args.flux:
-                print(flux_line(command, args.output, len(cells)))
-                return 0
+        if args.slurm:
             return submit_slurm(command, args.output, len(cells), args)
         failed = run_cells(args.output, cells, rq, args.jobs)
         if failed:

@@ -87,7 +87,11 @@ def submit_slurm(command, outdir, count, options):
         return 0
     array_id = _sbatch(array_line)
     merge_line = [a.replace("JOBID", array_id) for a in merge_line]
-    merge_id = _sbatch(merge_line)
+    try:
+        merge_id = _sbatch(merge_line)
+    except BatchError as e:
+        raise BatchError(f"{e}; the cells' array job {array_id} was submitted: once it is done, "
+                         "merge with --merge-only")
     print(f"sweep: {count} cells submitted as Slurm array job {array_id}; "
           f"merge job {merge_id} writes {os.path.join(os.path.abspath(outdir), 'merged.csv')}",
           file=sys.stderr)

@@ -267,12 +267,47 @@ class Batch(Folder):
         self.assertFalse(os.path.exists(os.path.join(self.dir, "submitted")))
         self.assertFalse(os.path.exists(os.path.join(out, "cells")))
 
+    def fake_sbatch(self, second_exit):
+        """An sbatch that logs its arguments, answers job 41 then 42 (or
+        fails the second time)."""
+        log = os.path.join(self.dir, "sbatch.log")
+        self.write("bin/sbatch", f"#!/bin/sh\necho \"$@\" >>{log}\nn=$(wc -l <{log})\n"
+                   f"[ \"$n\" -eq 2 ] && [ {second_exit} -ne 0 ] && {{ echo 'sbatch: error: no partition' >&2; exit 1; }}\n"
+                   "echo \"$((40 + n));cluster\"\n")
+        os.chmod(os.path.join(self.dir, "bin", "sbatch"), 0o755)
+        return dict(os.environ, PATH=os.path.join(self.dir, "bin") + ":" + os.environ["PATH"]), log
+
+    def test_slurm_submits_the_array_then_the_merge_after_it(self):
+        self.write("g.json", {"machines": ["m"], "traces": ["a", "b"]})
+        env, log = self.fake_sbatch(0)
+        done = self.sweep("g.json", "-o", "out", "--rq", "/bin/true", "--slurm", env=env)
+        self.assertEqual(0, done.returncode, done.stderr)
+        out = os.path.join(self.dir, "out")
+        with open(log) as f:
+            self.assertEqual([f"--parsable --array=0-1 {out}/slurm/cells.sbatch",
+                              f"--parsable --dependency=afterok:41 {out}/slurm/merge.sbatch"],
+                             f.read().splitlines())
+        self.assertEqual(f"sweep: 2 cells submitted as Slurm array job 41; merge job 42 writes "
+                         f"{out}/merged.csv\n", done.stderr)
+        with open(os.path.join(out, "slurm", "jobs")) as f:
+            self.assertEqual("array 41\nmerge 42\n", f.read())
+
+    def test_a_refused_merge_job_says_the_array_was_submitted(self):
+        self.write("g.json", {"machines": ["m"], "traces": ["a", "b"]})
+        env, _ = self.fake_sbatch(1)
+        done = self.sweep("g.json", "-o", "out", "--rq", "/bin/true", "--slurm", env=env)
+        self.assertEqual(2, done.returncode)
+        self.assertRegex(done.stderr, r"^resource-query-sweep: sbatch --parsable --dependency=afterok:41 "
+                         r".*merge.sbatch failed \(exit status 1\): sbatch: error: no partition; the cells' "
+                         r"array job 41 was submitted: once it is done, merge with --merge-only\n$")
+
     def test_flux_prints_a_bulksubmit_line(self):
         self.write("g.json", {"machines": ["m"], "traces": ["a", "b"]})
         done = self.sweep("g.json", "-o", "out", "--rq", "/bin/true", "--flux")
         self.assertEqual(0, done.returncode, done.stderr)
         out = os.path.join(self.dir, "out")
         command = f"/usr/bin/python3 {SWEEP} {self.dir}/g.json -o {out} --rq /bin/true --title 'Sweep g.json'"
+        self.assertFalse(os.path.exists(out))   # printed only
         self.assertEqual(f"mkdir -p {out}/flux && flux bulksubmit --wait -n1 '--output={out}/flux/cell-{{}}.out' "
                          f"{command} --cell '{{}}' ::: 0 1 && {command} --merge-only\n", done.stdout)
 
