@@ -29,4 +29,4 @@ set_tests_properties(study.sweep PROPERTIES LABELS study
                      ENVIRONMENT "RQ_BIN_DIR=${CMAKE_BINARY_DIR}/bin")
 add_test(NAME study.sweep_slurm
          COMMAND sh ${CMAKE_SOURCE_DIR}/t/study/sweep_slurm.sh ${CMAKE_BINARY_DIR}/bin ${CMAKE_SOURCE_DIR})
-set_tests_properties(study.sweep_slurm PROPERTIES LABELS study SKIP_RETURN_CODE 77 TIMEOUT 300)
+set_tests_properties(study.sweep_slurm PROPERTIES LABELS study SKIP_RETURN_CODE 77 TIMEOUT 420)
