@@ -139,6 +139,9 @@ if [ -f array/merged.csv ]; then
 $(diff local/merged.csv array/merged.csv)"
     [ "$(wc -l <array/merged.csv)" -eq 5 ] || fail "merged.csv: a header and 4 rows expected"
 fi
+# Stop the daemons only once every job has left the node: a batch step
+# still completing when slurmd goes would linger, waiting for it.
+wait_until "the node to be idle again" 60 node_idle || fail "jobs still on the node: $(sinfo 2>&1)"
 # One cell per array task, each through the sweep's --cell.
 for i in 0 1 2 3; do
     grep -q "^sweep: cell m0-t[01]-[a-z]*-first-d8 done$" "array/slurm/cell-$i.out" 2>/dev/null ||
