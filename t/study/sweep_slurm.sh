@@ -20,8 +20,19 @@ for tool in munged mungekey slurmctld slurmd sbatch sinfo; do
 done
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/rq-slurm.XXXXXX")
+node_idle() { [ "$(sinfo -h -n localhost -o %t 2>/dev/null)" = idle ]; }
 chmod 755 "$WORK"
 stop_daemons() {
+    # Jobs of this private cluster still there (a failed run): cancelled,
+    # and a bounded wait for the node to be free of them.
+    if [ -s "$WORK/slurmctld.pid" ] && [ -n "${SLURM_CONF:-}" ]; then
+        scancel --quiet --user="$(id -un)" 2>/dev/null
+        tries=0
+        until node_idle || [ $tries -ge 200 ]; do
+            sleep 0.1
+            tries=$((tries + 1))
+        done
+    fi
     for pidfile in "$WORK/slurmd.pid" "$WORK/slurmctld.pid"; do
         [ -s "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null
     done
@@ -105,7 +116,6 @@ wait_until() {
         sleep 0.1
     done
 }
-node_idle() { [ "$(sinfo -h -n localhost -o %t 2>/dev/null)" = idle ]; }
 wait_until "sinfo to show localhost idle" 60 node_idle || { logs; skip "the Slurm node never became idle"; }
 
 # ---- a 4-cell sweep, locally and as an array ----------------------------------
