@@ -25,8 +25,9 @@ install(FILES ${RQ_SWEEP_SOURCES} DESTINATION ${RQ_DATA_SUBDIR}/study)
 # a sweep as a job array on a real single-node Slurm started by the test.
 add_test(NAME study.sweep
          COMMAND /usr/bin/python3 ${CMAKE_SOURCE_DIR}/study/sweep_test.py)
+# No __pycache__ written into the source tree.
 set_tests_properties(study.sweep PROPERTIES LABELS study
-                     ENVIRONMENT "RQ_BIN_DIR=${CMAKE_BINARY_DIR}/bin")
+                     ENVIRONMENT "RQ_BIN_DIR=${CMAKE_BINARY_DIR}/bin;PYTHONDONTWRITEBYTECODE=1")
 add_test(NAME study.sweep_slurm
          COMMAND sh ${CMAKE_SOURCE_DIR}/t/study/sweep_slurm.sh ${CMAKE_BINARY_DIR}/bin ${CMAKE_SOURCE_DIR})
 set_tests_properties(study.sweep_slurm PROPERTIES LABELS study SKIP_RETURN_CODE 77 TIMEOUT 420)
