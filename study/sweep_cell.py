@@ -105,14 +105,34 @@ def run_cell(outdir, cell, rq):
     seconds = time.monotonic() - start
     if status != 0 or not os.path.exists(os.path.join(work, "summary.json")):
         os.rename(work, final + ".failed")
-        why = f"exit status {status}" if status >= 0 else f"killed by signal {-status}"
-        if status == 0:
-            why = "no summary.json written"
-        return CellResult(cell, "failed", seconds,
-                          f"{why}; folder {final}.failed; stderr tail:\n{_tail(stderr)}")
+        return CellResult(cell, "failed", seconds, f"{_why(status)}; folder {final}.failed; "
+                          f"stderr tail:\n{_tail(stderr)}")
+    _sync_folder(work)
     os.rename(work, final)
     marker = os.path.join(final, DONE + ".tmp")
     with open(marker, "w", encoding="utf-8") as f:
         f.write(f"{cell.id}\n")
+        f.flush()
+        os.fsync(f.fileno())
     os.rename(marker, os.path.join(final, DONE))
+    _sync_folder(final, files=False)                     # the marker's rename
+    _sync_folder(os.path.dirname(final), files=False)    # the folder's
     return CellResult(cell, "done", seconds)
+
+
+def _why(status):
+    if status == 0:
+        return "no summary.json written"
+    return f"exit status {status}" if status > 0 else f"killed by signal {-status}"
+
+
+def _sync_folder(path, files=True):
+    """On disk before `done` says so: a node that crashes (not only a killed
+    sweep) leaves no finished-looking cell with missing data."""
+    names = os.listdir(path) if files else []
+    for name in names + ["."]:
+        fd = os.open(os.path.join(path, name), os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
