@@ -1,10 +1,12 @@
 # cmake --install puts the programs, libreapi_cli, the recipes and the man
-# pages under a prefix (docs/install.md). The installed resource-query
+# pages under a prefix (docs/install.md), and resource-query-sweep with its
+# modules. The installed resource-query
 # finds its default recipe from any directory; every man page renders
 # without warnings; resource-query(1) documents exactly the options
 # `--help` lists and the commands `help` lists, grug2dot(1) the options of
-# `grug2dot --help`, resource-query-report(1) the options of its `--help`
-# (docs/study.md), and reapi_cli(3) every function of the header.
+# `grug2dot --help`, resource-query-report(1) and resource-query-sweep(1)
+# the options of their `--help` (docs/study.md), and reapi_cli(3) every
+# function of the header.
 . "$(dirname "$0")/lib.sh"
 BUILD=$(dirname "$BIN")
 
@@ -25,7 +27,8 @@ for f in bin/resource-query bin/grug2dot bin/resource-query-report lib/libreapi_
     share/resource-query/report/rqreport/cli.py share/man/man1/resource-query-report.1 \
     include/resource/reapi/bindings/c/reapi_cli.h \
     share/resource-query/conf/default share/resource-query/conf/tiny.graphml \
-    share/man/man1/resource-query.1 share/man/man1/grug2dot.1 share/man/man3/reapi_cli.3; do
+    share/man/man1/resource-query.1 share/man/man1/grug2dot.1 share/man/man3/reapi_cli.3 \
+    bin/resource-query-sweep share/resource-query/study/sweep_grid.py share/man/man1/resource-query-sweep.1; do
     [ -f "$PREFIX/$f" ] || fail "cmake --install did not install $f"
 done
 
@@ -59,8 +62,22 @@ if [ ! -e "$configured/share/resource-query/conf/default" ]; then
         "[ERROR] file does not exist for --load-file: conf/default" "$first"
 fi
 
+# ---- resource-query-sweep: its modules and resource-query found from bin/ ----
+# (docs/study.md "The sweep"), run from a folder that holds neither.
+mkdir sweep
+cp "$SRC/t/data/queue/two_nodes.graphml" sweep/m.graphml
+printf '1 0 -1 10 1 -1 -1 1 20 -1 1 1 -1 -1 1 1 -1 -1\n' >sweep/t.swf
+printf '{"machines": ["m.graphml"], "traces": ["t.swf"]}\n' >sweep/grid.json
+if (cd elsewhere && "$PREFIX/bin/resource-query-sweep" ../sweep/grid.json -o ../sweep/out --no-report \
+        >../sweep/log 2>&1); then
+    expect_eq "installed sweep: merged.csv rows" 2 "$(wc -l <sweep/out/merged.csv)"
+else
+    fail "installed resource-query-sweep: $(cat sweep/log)"
+fi
+
 # ---- man pages: installed where man finds them, no warnings ------------------
-for page in man1/resource-query.1 man1/resource-query-report.1 man1/grug2dot.1 man3/reapi_cli.3; do
+for page in man1/resource-query.1 man1/resource-query-report.1 man1/resource-query-sweep.1 man1/grug2dot.1 \
+    man3/reapi_cli.3; do
     name=$(basename "$page")
     found=$(MANPATH="$PREFIX/share/man" man -w "${name%.*}" 2>&1)
     expect_eq "MANPATH=PREFIX/share/man man -w ${name%.*}" "$PREFIX/share/man/$page" "$found"
@@ -124,6 +141,11 @@ if /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then
     entries report.txt OPTIONS | option_names >page.options
     check_both_ways "option" help.options "resource-query-report --help" page.options "resource-query-report(1) OPTIONS"
 fi
+# resource-query-sweep (argparse: "-o OUTDIR, --output OUTDIR"; metavars dropped).
+render "$PREFIX/share/man/man1/resource-query-sweep.1" >sweep.txt
+"$PREFIX/bin/resource-query-sweep" --help | grep '^  -' | sed 's/ [A-Z][A-Z]*//g' | option_names >help.options
+entries sweep.txt OPTIONS | option_names >page.options
+check_both_ways "option" help.options "resource-query-sweep --help" page.options "resource-query-sweep(1) OPTIONS"
 
 # reapi_cli(3): every function the installed headers declare, against FUNCTIONS.
 render "$PREFIX/share/man/man3/reapi_cli.3" >reapi.txt
