@@ -118,6 +118,7 @@ void Simulator::drop_held() {
         put_back_root_span(job, held_amounts_[held_next_]);
         release(job);
         job.state = QueueJobState::kPending;
+        job.keep = {};  // a pending job keeps no proof (memory: the queue may be deep)
     }
     held_.clear();
     held_amounts_.clear();

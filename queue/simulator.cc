@@ -332,6 +332,7 @@ std::vector<int64_t> Simulator::cancel_reservations() {
         QueueJob& job = jobs_[id];
         release(job);
         job.state = QueueJobState::kPending;
+        job.keep = {};
     }
     return previously;
 }
