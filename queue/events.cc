@@ -102,6 +102,7 @@ void ResourceCollector::edge(const ResourceGraph& graph, EdgeId e, bool) {
         shadow_.resize(e + 1u, 0);
         seen_.resize(e + 1u, false);
     }
+    held_edges_.push_back(e);
     uint64_t w = graph.weight(e);
     if (!seen_[e] || shadow_[e] != w) weights_changed_ = true;
     seen_[e] = true;
@@ -112,6 +113,7 @@ void ResourceCollector::reset() {
     weights_changed_ = false;
     names_.clear();
     held_.clear();
+    held_edges_.clear();
     unqualified_ = 0;
     last_level_ = 0;
     cores_ = 0;

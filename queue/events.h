@@ -75,6 +75,8 @@ public:
     // (DfuTraverser::cancel_held). Moves the list out.
     std::vector<VertexId> take_held() { return std::move(held_); }
     const std::vector<VertexId>& held() const { return held_; }
+    // The edges the update walk took (and re-weighted), in its order.
+    std::vector<EdgeId> take_held_edges() { return std::move(held_edges_); }
     // Off: only count cores (no names are built; a replay without events).
     void keep_names(bool on) { keep_names_ = on; }
     // Whether an edge weight differed from the shadow since reset() (an
@@ -86,6 +88,7 @@ private:
     std::vector<std::string> names_;    // one per leaf, "node3:core5"
     std::vector<std::string> compact_;  // names(): names_ compacted
     std::vector<VertexId> held_;
+    std::vector<EdgeId> held_edges_;
     size_t unqualified_ = 0;  // names_[unqualified_..] wait for their node
     int last_level_ = 0;
     int64_t cores_ = 0;

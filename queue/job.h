@@ -53,6 +53,15 @@ struct QueueJob {
     // vertices): the cancel touches only these.
     std::vector<VertexId> held;
     int64_t span_end = -1;        // end of the held span (at + duration), -1 if none
+    // What lets the next pass keep this job's reservation instead of
+    // re-making it (docs/queue.md "Kept reservations", queue/kept_reservations.cc).
+    struct KeepProof {
+        bool valid = false;               // made by a single-queue pass with tracking on
+        std::vector<VertexId> order_reads;  // vertices whose child order its match read
+        uint64_t order_clock = 0;         // the graph's order clock when it read them
+        std::vector<EdgeId> edges;        // the edges its update walk took
+        int64_t touched_until = 0;        // latest end of a span released or started since
+    } keep;
     int64_t start = -1;
     int64_t end = -1;
     std::string reason;           // why it is not running (for `queue`)

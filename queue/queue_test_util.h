@@ -88,4 +88,25 @@ struct Harness {
     }
 };
 
+// The replay's fast path against the exhaustive recomputation
+// (--replay-exhaustive) on one workload, on `nodes` nodes of 8 cores
+// matched with `first`: `run` drives a harness and returns its start
+// times; both must agree, event lines included. Returns the fast
+// simulator's (reused tries, kept reservations).
+struct FastPathCounts {
+    uint64_t reused = 0, kept = 0;
+};
+template <class Run>
+FastPathCounts compare_with_oracle(int nodes, const char* queue_policy, int64_t queue_depth,
+                                   int64_t reservation_depth, const std::string& what, Run run) {
+    std::string recipe = rq::testing::machine_recipe(1, nodes, 1, 8);
+    Harness oracle(nodes * 8, queue_policy, queue_depth, reservation_depth, "first", false, recipe);
+    Harness fast(nodes * 8, queue_policy, queue_depth, reservation_depth, "first", true, recipe);
+    std::vector<int64_t> a = run(oracle), b = run(fast);
+    EXPECT_EQ(a, b) << what;
+    EXPECT_EQ(oracle.lines.str(), fast.lines.str()) << what;
+    EXPECT_EQ(oracle.sim.kept_reservations(), 0u) << what;
+    return {fast.sim.reused_tries(), fast.sim.kept_reservations()};
+}
+
 }  // namespace rq::queue::testing

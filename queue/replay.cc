@@ -206,6 +206,7 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
     run.never_started = left ? static_cast<int64_t>(*left) : static_cast<int64_t>(sim.jobs().size());
     run.passes = sim.passes();
     run.reused_tries = sim.reused_tries();
+    run.kept_reservations = sim.kept_reservations();
     run.simulated_time = sim.now();
     run.cores = machine.cores;
     run.nodes = machine.nodes;

@@ -68,6 +68,7 @@ void print_summary_lines(std::ostream& out, const ReplayConfig& config, const Me
     line("bounded_slowdown_max", fixed(s.bsld_max, 3));
     line("passes", std::to_string(run.passes));
     line("reused_tries", std::to_string(run.reused_tries));
+    line("kept_reservations", std::to_string(run.kept_reservations));
     line("wall_seconds", fixed(run.wall, 3));
     line("jobs_per_second", fixed(run.wall > 0 ? double(run.submitted) / run.wall : 0, 0));
     // CPU time too: on a shared machine the wall clock measures the others.

@@ -19,7 +19,7 @@ struct ReplayRun {
     bool partial = false;         // stopped by a signal: only the jobs finished by then
     int64_t submitted = 0;
     int64_t never_started = 0;    // pending at the end (or at the stop: pending and running)
-    uint64_t passes = 0, reused_tries = 0;
+    uint64_t passes = 0, reused_tries = 0, kept_reservations = 0;
     int64_t simulated_time = 0;
     double wall = 0, cpu = 0;     // seconds
     int64_t cores = 0, nodes = 0; // the machine's cores (a pool machine's cpus) and nodes

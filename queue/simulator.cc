@@ -103,6 +103,7 @@ Status Simulator::dequeue(int64_t id) {
     if (it->second.state == QueueJobState::kReserved) {
         release(it->second);
         reserved_.erase(std::find(reserved_.begin(), reserved_.end(), id));
+        for (int64_t other : reserved_) jobs_[other].keep.valid = false;  // its window was freed
     }
     reusable_ = false;
     pending_.erase(key_of(it->second));
@@ -157,6 +158,7 @@ void Simulator::release_ends(int64_t t) {
         int64_t id = ends_.top().id;
         ends_.pop();
         auto it = jobs_.find(id);
+        note_change(it->second.span_end);  // frees [t, span_end): kept_reservations.cc
         release(it->second);
         if (policy_.jqm) jqm_release(it->second);
         if (log_.active()) {
@@ -208,9 +210,9 @@ void Simulator::pass() {
     if (owns_traverser_ && !walk_cancel_) traverser_.set_span_ends(&span_ends_);
     bool reuse = reuse_now();
     // Reservations are recomputed from scratch (docs/queue.md "A pass"): cancel them all
-    // (unless they are kept, see reuse_now()).
+    // (unless they are kept, see reuse_now() and kept_reservations.cc).
     std::vector<int64_t> previously;
-    if (!reuse) previously = cancel_reservations();
+    if (!reuse) previously = keeping() ? hold_reservations() : cancel_reservations();
     failed_.clear();
     std::vector<Kept> kept;
     bool blocked_seen = false, changed_after = false;
@@ -227,8 +229,14 @@ void Simulator::pass() {
             if (outcome == Outcome::kReserved) ++reservations;
             ++reused;
             ++reused_tries_;
+        } else if (held_next_ < held_.size() && keep_holds(job)) {
+            outcome = keep_reservation(job, reservations);
+            if (collector_.weights_changed()) changed_after = true;
         } else {
+            drop_held();
+            traverser_.track_order_reads(keeping() && reservations < policy_.reservation_depth);
             outcome = try_job(job, reservations, policy_);
+            if (outcome == Outcome::kReserved) note_keep_proof(job, keeping());
             if (blocked_seen && (outcome == Outcome::kStarted ||
                                  (outcome == Outcome::kReserved && collector_.weights_changed())))
                 changed_after = true;
@@ -240,6 +248,8 @@ void Simulator::pass() {
         }
         if (!step_past(outcome, it, policy_)) break;
     }
+    drop_held();
+    traverser_.track_order_reads(false);
     forget_unreserved(previously);
     kept_ = std::move(kept);
     reusable_ = owns_traverser_ && !changed_after;
@@ -322,6 +332,7 @@ std::vector<int64_t> Simulator::cancel_reservations() {
         QueueJob& job = jobs_[id];
         release(job);
         job.state = QueueJobState::kPending;
+        job.keep = {};
     }
     return previously;
 }
@@ -375,6 +386,8 @@ void Simulator::start(QueueJob& job) {
     job.start = now_;
     job.end = now_ + std::min(job.runtime, job.estimate);
     job.reserved_at = -1;
+    job.keep = {};
+    note_change(job.span_end);  // takes [now, span_end): kept_reservations.cc
     // A JQM start (no span end kept: JQM never reserves).
     if (job.held.empty() && !job.pool) job.held = collector_.take_held();
     if (job.size == 0) job.size = collector_.cores();

@@ -82,6 +82,8 @@ public:
     }
     ~Simulator();
     uint64_t reused_tries() const { return reused_tries_; }
+    // Reservations a pass kept instead of re-making (docs/queue.md "Kept reservations").
+    uint64_t kept_reservations() const { return kept_reservations_; }
     // Oracle mode (--replay-exhaustive): release jobs with the traverser's
     // full cancel walk instead of only the vertices they hold.
     void set_walk_cancel(bool on) { walk_cancel_ = on; }
@@ -171,6 +173,33 @@ private:
     std::vector<int64_t> cancel_reservations();
     bool step_past(Outcome outcome, std::set<Key>::iterator& it, const QueuePolicy& policy);
     void forget_unreserved(const std::vector<int64_t>& previously);
+    // Kept reservations (queue/kept_reservations.cc, docs/queue.md "Kept
+    // reservations"): a pass that would cancel and re-make the previous
+    // pass's reservations keeps each one it can prove would come out the
+    // same, in queue order, until the first it cannot.
+    bool keeping() const;
+    // Sets the previous pass's reservations aside without cancelling them
+    // (their root aggregate spans lifted); returns their ids, walk order.
+    std::vector<int64_t> hold_reservations();
+    // Whether the walk's next job is the next held reservation and would
+    // be re-made exactly as it is; keep_reservation() then takes it.
+    bool keep_holds(const QueueJob& job);
+    Outcome keep_reservation(QueueJob& job, int64_t& reservations);
+    // Cancels the held reservations not kept (a job must be tried, or the
+    // walk ended): from here on the pass recomputes.
+    void drop_held();
+    // Records what keep_holds() will need about the reservation `job` just
+    // made (only when `keep`: else it is never kept).
+    void note_keep_proof(QueueJob& job, bool keep);
+    // A span released early or started at now(): every reservation made
+    // before it notes where the change ends.
+    void note_change(int64_t span_end);
+    void lift_root_span(QueueJob& job, std::vector<int64_t>& amounts);
+    void put_back_root_span(QueueJob& job, const std::vector<int64_t>& amounts);
+    std::vector<int64_t> held_;                    // held reservations, walk order
+    std::vector<std::vector<int64_t>> held_amounts_;  // their lifted root spans
+    size_t held_next_ = 0;                         // the first not yet kept or dropped
+    uint64_t kept_reservations_ = 0;
     // Several queues (queue/queue_set.cc): one pass, the queues in
     // declaration order, each with its own policy over its own jobs.
     void multi_pass();

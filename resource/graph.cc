@@ -96,6 +96,7 @@ EdgeId ResourceGraph::add_edge(VertexId src, VertexId dst, SubsystemId s) {
     append(out_head_[src], out_tail_[src], out_next_, e);
     append(in_head_[dst], in_tail_[dst], in_next_, e);
     ++live_edges_;
+    touch_order(src);
     if (ChildOrder* order = child_order_of(src)) order->insert(OrderedChild{UINT64_MAX, uniq_id(dst), e});
     if (log_) log_->edges.push_back(e);
     return e;
@@ -125,6 +126,7 @@ EdgeId ResourceGraph::add_or_reuse_edge(VertexId src, VertexId dst, SubsystemId 
 void ResourceGraph::remove_edge(EdgeId e) {
     if (!edge_alive(e)) return;
     VertexId src = edge_src_[e], dst = edge_dst_[e];
+    touch_order(src);
     unlink(out_head_[src], out_tail_[src], out_next_, e);
     unlink(in_head_[dst], in_tail_[dst], in_next_, e);
     if (ChildOrder* order = child_order_of(src)) order->erase(OrderedChild{weight(e), uniq_id(dst), e});
@@ -315,7 +317,13 @@ const ChildOrder& ResourceGraph::ordered_children(VertexId v) {
     return *order;
 }
 
+void ResourceGraph::touch_order(VertexId v) {
+    if (v >= order_stamp_.size()) order_stamp_.resize(static_cast<size_t>(v) + 1, 0);
+    order_stamp_[v] = ++order_clock_;
+}
+
 void ResourceGraph::set_weight(EdgeId e, uint64_t w) {
+    if (weight(e) != w) touch_order(edge_src_[e]);
     if (ChildOrder* found = child_order_of(edge_src_[e])) {
         ChildOrder& order = *found;
         auto node = order.extract(OrderedChild{weight(e), uniq_id(edge_dst_[e]), e});
@@ -370,6 +378,7 @@ void ResourceGraph::detach_vertices(const std::vector<VertexId>& doomed) {
     auto kill = [&](EdgeId e) {
         if (!edge_alive(e)) return;
         VertexId src = edge_src_[e], dst = edge_dst_[e];
+        touch_order(src);
         if (ChildOrder* order = child_order_of(src)) order->erase(OrderedChild{weight(e), uniq_id(dst), e});
         edge_sub_[e] = kNoId;
         --live_edges_;

@@ -201,6 +201,14 @@ public:
     void set_weight(EdgeId e, uint64_t weight);
     // The ordered-child weight of `e` (UINT64_MAX until set).
     uint64_t weight(EdgeId e) const { return weight_.get(e); }
+    // A clock that ticks whenever some vertex's child order may change (a
+    // weight set to a new value, an out-edge added or removed), and the
+    // tick at which `v`'s last did (0: never). A caller that remembers the
+    // clock when it read an order knows whether that order is still the
+    // same (the queue keeps reservations by it, docs/queue.md "Kept
+    // reservations").
+    uint64_t order_clock() const { return order_clock_; }
+    uint64_t order_stamp(VertexId v) const { return v < order_stamp_.size() ? order_stamp_[v] : 0; }
 
     // First in-edge of `v` in subsystem `s`, or kNoEdge.
     EdgeId parent_edge(VertexId v, SubsystemId s) const;
@@ -335,6 +343,9 @@ private:
     std::vector<SubsystemId> edge_sub_;
     std::vector<EdgeMarks> marks_;
     PagedColumn<uint64_t, UINT64_MAX> weight_;  // per edge once a weight is set
+    uint64_t order_clock_ = 0;
+    std::vector<uint64_t> order_stamp_;  // per source vertex, grown on demand
+    void touch_order(VertexId v);
     std::vector<EdgeId> out_next_, in_next_;   // next out-/in-edge of the same vertex
     std::vector<EdgeId> out_head_, out_tail_;  // per vertex, in insertion order
     std::vector<uint32_t> out_pos_;            // per edge: see out_position()

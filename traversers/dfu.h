@@ -100,6 +100,19 @@ public:
     // nullptr (the default): try every scheduled point after t.
     void set_span_ends(const std::multiset<int64_t>* ends) { span_ends_ = ends; }
 
+    // Kept reservations (queue/, docs/queue.md "Kept reservations"): with
+    // tracking on, run() lists every vertex whose child order (its
+    // out-edges' weights) the selection read, and notes the graph's order
+    // clock when it began. A later run of the same request sees the same
+    // orders while none of those vertices' stamps passed that clock.
+    void track_order_reads(bool on) { track_orders_ = on; }
+    std::vector<VertexId> take_order_reads() { return std::move(order_reads_); }
+    uint64_t run_order_clock() const { return run_order_clock_; }
+    // The edge weights a match's update walk sets on the edges it took
+    // (the `first` policies, spec/traversal.md §10), set again at now():
+    // what re-making that match at now() would leave.
+    void reweight_at_now(const std::vector<EdgeId>& edges);
+
     // `update`: applies an allocation given as R (reader "jgf",
     // "jgf_shorthand" or "rv1exec") for [at, at+duration) and emits it
     // (traversal.md §12). A failure leaves its reason in message().
@@ -360,6 +373,20 @@ private:
     std::vector<int64_t> walk_request_;  // select(): the ordered walk's request key
     VertexId fit_rejected_ = kNoVertex;  // last vertex prune() rejected on its subtree plan
     std::vector<int64_t> request_;       // prune(), cannot_hold(), passage_closed(): amounts asked
+    // track_order_reads(): the vertices read, deduplicated by an epoch mark.
+    void note_order_read(VertexId u) {
+        if (!track_orders_) return;
+        if (u >= order_read_mark_.size()) order_read_mark_.resize(static_cast<size_t>(u) + 1, 0);
+        if (order_read_mark_[u] == order_read_epoch_) return;
+        order_read_mark_[u] = order_read_epoch_;
+        order_reads_.push_back(u);
+    }
+    void begin_order_reads();
+    bool track_orders_ = false;
+    std::vector<VertexId> order_reads_;
+    std::vector<uint32_t> order_read_mark_;
+    uint32_t order_read_epoch_ = 0;
+    uint64_t run_order_clock_ = 0;
 };
 
 }  // namespace rq

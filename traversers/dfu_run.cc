@@ -2,6 +2,7 @@
 // duration checks, the node feasibility pre-check, scheduling at now or at
 // the earliest later time, the far-future satisfiability probe, and the
 // update walk.
+#include <algorithm>
 #include <cmath>
 
 #include "traversers/dfu.h"
@@ -112,8 +113,19 @@ Errc DfuTraverser::schedule(Jobspec& jobspec, MatchOp op, int64_t& at) {
     }
 }
 
+void DfuTraverser::begin_order_reads() {
+    run_order_clock_ = graph_.order_clock();
+    if (!track_orders_) return;
+    order_reads_.clear();
+    if (++order_read_epoch_ == 0) {  // wrapped: no mark may look current
+        std::fill(order_read_mark_.begin(), order_read_mark_.end(), 0);
+        order_read_epoch_ = 1;
+    }
+}
+
 MatchResult DfuTraverser::run(Jobspec& jobspec, MatchOp op, JobId jobid, MatchWriter& writer) {
     MatchResult result;
+    begin_order_reads();
     jobspec_ = &jobspec;
     reweight_time_ = now_;
     VertexId root = graph_.root(dominant());

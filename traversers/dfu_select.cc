@@ -323,6 +323,7 @@ bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<Job
         if (!visit(e)) return false;
         return early_stop.update(scores, s);
     };
+    note_order_read(u);
     FreshOrder fresh;
     if (fresh_child_order(u, fresh)) {
         for (size_t i = 0; i < fresh.size; ++i)

@@ -63,9 +63,10 @@ void DfuTraverser::collect_members(VertexId u, const std::vector<JobResource>& s
     for (EdgeId e : graph_.out(u)) {
         VertexId v = graph_.target(e);
         if (graph_.subsystem(e) != s || colour(0, v) != kWhite) continue;
-        if (is_member(graph_.type(v), shape))
+        if (is_member(graph_.type(v), shape)) {
             out.push_back(e);
-        else if (!passage_closed(v, shape))
+            if (policy_.stop_on_first) note_order_read(u);  // explore_below() sorts by weight
+        } else if (!passage_closed(v, shape))
             collect_members(v, shape, out);
     }
 }

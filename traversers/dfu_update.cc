@@ -32,6 +32,11 @@ void DfuTraverser::reweight(EdgeId e, int64_t query_time) {
     graph_.set_weight(e, static_cast<uint64_t>(available));
 }
 
+void DfuTraverser::reweight_at_now(const std::vector<EdgeId>& edges) {
+    if (!policy_.stop_on_first) return;
+    for (EdgeId e : edges) reweight(e, now_);
+}
+
 int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool parent_excl,
                           TypeCounts& out) {
     bool mod = shadow || is_exclusive_type(graph_.type(u));
