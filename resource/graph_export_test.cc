@@ -62,7 +62,9 @@ std::string without_units(const std::string& text) {
 // "" if equal, else the first difference with some context.
 TEST(GraphExport, JgfOfEveryRecipeLoadsBackToTheSameGraph) {
     auto paths = recipes();
-    ASSERT_GE(paths.size(), 10u);
+    // The handed-out recipes lie beside the checkout only where
+    // ../shared exists; without them, our own six recipes (conf/).
+    ASSERT_GE(paths.size(), fs::exists(RQ_SHARED_DIR "/conformance/data/grugs") ? 10u : 6u);
     for (const fs::path& path : paths) {
         LoadRequest grug;
         grug.path = path.string();
