@@ -116,9 +116,7 @@ void Simulator::drop_held() {
     for (; held_next_ < held_.size(); ++held_next_) {
         QueueJob& job = jobs_[held_[held_next_]];
         put_back_root_span(job, held_amounts_[held_next_]);
-        release(job);
-        job.state = QueueJobState::kPending;
-        job.keep = {};  // a pending job keeps no proof (memory: the queue may be deep)
+        unreserve(job);
     }
     held_.clear();
     held_amounts_.clear();

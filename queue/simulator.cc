@@ -328,13 +328,14 @@ bool Simulator::surely_busy(const QueueJob& job) {
 std::vector<int64_t> Simulator::cancel_reservations() {
     std::vector<int64_t> previously = std::move(reserved_);
     reserved_.clear();
-    for (int64_t id : previously) {
-        QueueJob& job = jobs_[id];
-        release(job);
-        job.state = QueueJobState::kPending;
-        job.keep = {};
-    }
+    for (int64_t id : previously) unreserve(jobs_[id]);
     return previously;
+}
+
+void Simulator::unreserve(QueueJob& job) {
+    release(job);
+    job.state = QueueJobState::kPending;
+    job.keep = {};  // a pending job keeps no proof (memory: the queue may be deep)
 }
 
 bool Simulator::step_past(Outcome outcome, std::set<Key>::iterator& it, const QueuePolicy& policy) {

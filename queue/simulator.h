@@ -171,6 +171,8 @@ private:
     // past a job's outcome in the pending set (false: the pass stops here);
     // forget the planned start of jobs of `previously` left unreserved.
     std::vector<int64_t> cancel_reservations();
+    // A reserved job back to pending: its spans released, its keep proof dropped.
+    void unreserve(QueueJob& job);
     bool step_past(Outcome outcome, std::set<Key>::iterator& it, const QueuePolicy& policy);
     void forget_unreserved(const std::vector<int64_t>& previously);
     // Kept reservations (queue/kept_reservations.cc, docs/queue.md "Kept
