@@ -1,5 +1,7 @@
 #include "resource/planner.h"
 
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <string>
 
@@ -16,48 +18,162 @@ void count_release() { g_releases.fetch_add(1, std::memory_order_relaxed); }
 
 uint64_t Planner::release_count() { return g_releases.load(std::memory_order_relaxed); }
 
-// Everything a planner needs once it has spans. Point 0 is pinned inside
-// the tree, so the tree's points are exactly the planner's scheduled points.
+// Everything a planner needs once it has two spans or more.
+//
+// Few mode (`big` null): up to kFewSpans spans in a plain array, queried
+// by scanning it. A busy core holds its running job plus a reservation or
+// two, and every scheduling pass of a replay adds and removes those spans
+// by the thousand (docs/performance.md "Replay on an Atlas-shaped
+// machine"): building a point tree for two spans and tearing it down
+// again cost more than the scans it saves. A few-mode planner answers
+// every query exactly as the tree does: its scheduled points are 0 and
+// every distinct start and end of a span (spec/planner.md §2).
+//
+// Tree mode (`big` set): the point tree and the span table; a planner goes
+// there when a span arrives while the array is full, and comes back when
+// its spans drop to half the array (the gap keeps a planner that hovers at
+// the limit from converting at every add and remove).
 struct Planner::State {
-    TimeTree tree;
-    KeyedIdTable<Span> spans;
-    // Set once the total changed under live spans: from then on the
-    // reference's point-by-point model answers (see planner_resized.h).
-    std::unique_ptr<ResizedPoints> resized;
+    struct Big {
+        TimeTree tree;
+        KeyedIdTable<Span> spans;
+        // Set once the total changed under live spans: from then on the
+        // reference's point-by-point model answers (see planner_resized.h).
+        std::unique_ptr<ResizedPoints> resized;
+
+        Big() = default;
+        Big(const Big& o)
+            : tree(o.tree),
+              spans(o.spans),
+              resized(o.resized ? std::make_unique<ResizedPoints>(*o.resized) : nullptr) {}
+        void add_to_tree(const Span& span) {
+            spans.add(span);
+            tree.add_reference(span.start, span.amount);
+            tree.add_reference(span.end, -span.amount);
+        }
+    };
+    static constexpr uint32_t kFewSpans = 8;
+
+    uint32_t nfew = 0;
+    std::array<Span, kFewSpans> few{};
+    std::unique_ptr<Big> big;
 
     State() = default;
-    State(const State& o)
-        : tree(o.tree),
-          spans(o.spans),
-          resized(o.resized ? std::make_unique<ResizedPoints>(*o.resized) : nullptr) {}
+    State(const State& o) : nfew(o.nfew), few(o.few), big(o.big ? std::make_unique<Big>(*o.big) : nullptr) {}
 
+    size_t span_count() const { return big ? big->spans.size() : nfew; }
     Span* find(SpanId id) {
-        return spans.find(id);
+        if (big) return big->spans.find(id);
+        for (uint32_t i = 0; i < nfew; ++i)
+            if (few[i].id == id) return &few[i];
+        return nullptr;
     }
-    void add_to_tree(const Span& span) {
-        spans.add(span);
-        tree.add_reference(span.start, span.amount);
-        tree.add_reference(span.end, -span.amount);
+    template <typename F>
+    void for_each_span(F f) const {
+        if (big) {
+            big->spans.for_each(f);
+        } else {
+            for (uint32_t i = 0; i < nfew; ++i) f(few[i]);
+        }
+    }
+
+    // ---- few mode ----
+    int64_t few_usage_at(Time t) const {
+        int64_t usage = 0;
+        for (uint32_t i = 0; i < nfew; ++i)
+            if (few[i].start <= t && t < few[i].end) usage += few[i].amount;
+        return usage;
+    }
+    // The usage changes only at span starts, so its maximum over [from, to)
+    // is at `from` or at a start inside the window.
+    int64_t few_max_usage(Time from, Time to) const {
+        int64_t most = few_usage_at(from);
+        for (uint32_t i = 0; i < nfew; ++i)
+            if (few[i].start > from && few[i].start < to) most = std::max(most, few_usage_at(few[i].start));
+        return most;
+    }
+    std::vector<Time> few_points() const {
+        std::vector<Time> points{0};
+        for (uint32_t i = 0; i < nfew; ++i) {
+            points.push_back(few[i].start);
+            points.push_back(few[i].end);
+        }
+        std::sort(points.begin(), points.end());
+        points.erase(std::unique(points.begin(), points.end()), points.end());
+        return points;
+    }
+    void to_tree() {
+        // The table wants ascending ids; restored spans may come in any order.
+        std::sort(few.begin(), few.begin() + nfew, [](const Span& a, const Span& b) { return a.id < b.id; });
+        big = std::make_unique<Big>();
+        for (uint32_t i = 0; i < nfew; ++i) big->add_to_tree(few[i]);
+        nfew = 0;
+    }
+    // Back from the tree when few enough spans are left (ids ascend in the
+    // table, as they do in the array).
+    void maybe_to_few() {
+        if (!big || big->resized || big->spans.size() > kFewSpans / 2) return;
+        nfew = 0;
+        big->spans.for_each([&](const Span& s) { few[nfew++] = s; });
+        big.reset();
     }
 };
+
+// Planners leave and re-enter few mode by the thousand in a busy replay
+// pass; recycling their states skips malloc's bin management (a quarter
+// of such a pass went to malloc and free). Per thread (the library's
+// sessions may live on different threads); at most kPooledStates (~2 MB).
+std::vector<Planner::State*>& Planner::state_pool() {
+    struct Pool {
+        std::vector<State*> free;
+        ~Pool() {
+            for (State* s : free) delete s;
+        }
+    };
+    thread_local Pool pool;
+    return pool.free;
+}
+
+Planner::StatePtr Planner::new_state() {
+    std::vector<State*>& free = state_pool();
+    if (free.empty()) return StatePtr(new State);
+    State* s = free.back();
+    free.pop_back();
+    return StatePtr(s);
+}
+
+Planner::StatePtr Planner::copy_state(const State& other) { return StatePtr(new State(other)); }
+
+void Planner::StateDeleter::operator()(State* s) const {
+    constexpr size_t kPooledStates = 8192;
+    std::vector<State*>& free = state_pool();
+    if (s->big || free.size() >= kPooledStates) {
+        delete s;
+        return;
+    }
+    s->nfew = 0;
+    free.push_back(s);
+}
 
 // Leaves single-span mode (a second span arrives, or a resize).
 void Planner::materialize() {
     if (state_) return;
-    state_ = std::make_unique<State>();
-    if (has_single()) state_->add_to_tree(single_);
+    state_ = new_state();
+    if (has_single()) state_->few[state_->nfew++] = single_;
     single_ = Span{};
 }
 
-// Back to single-span mode when one span is left in the tree, and to the
-// empty planner when none is.
+// Back to single-span mode when one span is left, and to the empty
+// planner when none is.
 void Planner::maybe_demote() {
     if (!state_) return;
-    if (state_->spans.empty()) {
+    if (state_->span_count() == 0) {
         state_.reset();
-    } else if (!state_->resized && state_->spans.size() == 1) {
-        state_->spans.for_each([&](const Span& only) { single_ = only; });
+    } else if (!(state_->big && state_->big->resized) && state_->span_count() == 1) {
+        state_->for_each_span([&](const Span& only) { single_ = only; });
         state_.reset();
+    } else {
+        state_->maybe_to_few();
     }
 }
 
@@ -80,7 +196,7 @@ Planner::Planner(const Planner& other)
     : total_(other.total_),
       next_id_(other.next_id_),
       single_(other.single_),
-      state_(other.state_ ? std::make_unique<State>(*other.state_) : nullptr) {}
+      state_(other.state_ ? copy_state(*other.state_) : nullptr) {}
 
 Planner& Planner::operator=(const Planner& other) {
     if (this != &other) {
@@ -88,7 +204,7 @@ Planner& Planner::operator=(const Planner& other) {
         total_ = other.total_;
         next_id_ = other.next_id_;
         single_ = other.single_;
-        state_ = other.state_ ? std::make_unique<State>(*other.state_) : nullptr;
+        state_ = other.state_ ? copy_state(*other.state_) : nullptr;
     }
     return *this;
 }
@@ -110,27 +226,34 @@ Planner::~Planner() {
 
 // ---- queries -------------------------------------------------------------
 
+bool Planner::resized() const { return state_ && state_->big && state_->big->resized; }
+
+int64_t Planner::max_usage(Time at, Time end) const {
+    if (!state_) return single_usage(at, end);
+    if (!state_->big) return state_->few_max_usage(at, end);
+    return state_->big->tree.max_usage(at, end);
+}
+
 Result<int64_t> Planner::avail_during(Time at, Time d) const {
     if (!valid_window(at, d))
         return make_error(Errc::kInvalid,
                           "planner: invalid time window " + window_text(at, d));
-    if (!state_) return total_ - single_usage(at, at + d);
-    if (state_->resized) return state_->resized->avail_during(at, d);
-    return total_ - state_->tree.max_usage(at, at + d);
+    if (resized()) return state_->big->resized->avail_during(at, d);
+    return total_ - max_usage(at, at + d);
 }
 
 int64_t Planner::avail_at(Time at) const {
     if (at < 0 || at >= kPlannerEnd) return total_;
     if (!state_) return total_ - single_usage(at, at + 1);
-    if (state_->resized) return state_->resized->avail_at(at);
-    return total_ - state_->tree.usage_at(at);
+    if (!state_->big) return total_ - state_->few_usage_at(at);
+    if (state_->big->resized) return state_->big->resized->avail_at(at);
+    return total_ - state_->big->tree.usage_at(at);
 }
 
 bool Planner::fits(Time at, Time d, int64_t amount) const {
     if (!valid_window(at, d) || amount < 0 || amount > total_) return false;
-    if (!state_) return single_usage(at, at + d) <= total_ - amount;
-    if (state_->resized) return state_->resized->avail_during(at, d) >= amount;
-    return state_->tree.max_usage(at, at + d) <= total_ - amount;
+    if (resized()) return state_->big->resized->avail_during(at, d) >= amount;
+    return max_usage(at, at + d) <= total_ - amount;
 }
 
 const Span* Planner::span(SpanId id) const {
@@ -140,12 +263,12 @@ const Span* Planner::span(SpanId id) const {
 
 size_t Planner::span_count() const {
     if (!state_) return has_single() ? 1 : 0;
-    return state_->spans.size();
+    return state_->span_count();
 }
 
 size_t Planner::point_count() const {
-    if (!state_) return points().size();
-    return state_->resized ? state_->resized->points().size() : state_->tree.size();
+    if (!state_ || !state_->big) return points().size();
+    return state_->big->resized ? state_->big->resized->points().size() : state_->big->tree.size();
 }
 
 std::vector<Time> Planner::points() const {
@@ -155,13 +278,15 @@ std::vector<Time> Planner::points() const {
         if (only.start == 0) return {0, only.end};
         return {0, only.start, only.end};
     }
-    return state_->resized ? state_->resized->points() : state_->tree.points();
+    if (!state_->big) return state_->few_points();
+    return state_->big->resized ? state_->big->resized->points() : state_->big->tree.points();
 }
 
 // Cost: each loop iteration is O(log s) and either returns or skips one
 // whole "gap" — a run of points whose usage is low enough but which ends
 // (at `too_busy`) less than d after its start — together with the busy run
 // after it. So the search is O(log s) per rejected gap, never per point.
+// Without a tree (at most kFewSpans spans) it tries the points in turn.
 Result<Time> Planner::earliest(Time from, Time d, int64_t amount) const {
     if (d < 1 || amount < 0)
         return make_error(Errc::kInvalid,
@@ -179,21 +304,19 @@ Result<Time> Planner::earliest(Time from, Time d, int64_t amount) const {
                                                std::to_string(amount) + " for " +
                                                std::to_string(d));
     };
-    if (!state_) {
-        // The scheduled points are 0, and the single span's start and end.
+    const int64_t cap = total_ - amount;  // the most usage `amount` tolerates
+    const Time last_start = kPlannerEnd - d;
+    if (!state_ || !state_->big) {
         for (Time t : points())
-            if (t >= from && t <= kPlannerEnd - d && single_usage(t, t + d) <= total_ - amount) return t;
+            if (t >= from && t <= last_start && max_usage(t, t + d) <= cap) return t;
         return exhausted();
     }
-    if (state_->resized) {
-        Time t = state_->resized->earliest(from, d, amount);
+    if (state_->big->resized) {
+        Time t = state_->big->resized->earliest(from, d, amount);
         if (t < 0) return exhausted();
         return t;
     }
-    const TimeTree& tree = state_->tree;
-    const int64_t cap = total_ - amount;  // the most usage `amount` tolerates
-    const Time last_start = kPlannerEnd - d;
-
+    const TimeTree& tree = state_->big->tree;
     std::optional<Time> candidate = tree.first_point_at_or_after(from);
     if (candidate && tree.usage_at(*candidate) > cap)
         candidate = tree.first_point_at_most(*candidate, cap);
@@ -214,16 +337,18 @@ void Planner::set_total(int64_t total) {
     const int64_t delta = total - total_;
     if ((state_ || has_single()) && delta != 0) {
         materialize();
-        if (!state_->resized) {
-            const TimeTree& tree = state_->tree;
-            state_->resized = std::make_unique<ResizedPoints>(
+        if (!state_->big) state_->to_tree();
+        State::Big& big = *state_->big;
+        if (!big.resized) {
+            const TimeTree& tree = big.tree;
+            big.resized = std::make_unique<ResizedPoints>(
                 tree.points(), [&](Time t) { return total_ - tree.usage_at(t); });
-            state_->spans.for_each([&](const Span& span) {
-                state_->resized->add_boundary_reference(span.start);
-                state_->resized->add_boundary_reference(span.end);
+            big.spans.for_each([&](const Span& span) {
+                big.resized->add_boundary_reference(span.start);
+                big.resized->add_boundary_reference(span.end);
             });
         }
-        state_->resized->change_total(delta);
+        big.resized->change_total(delta);
     }
     total_ = total;
 }
@@ -255,11 +380,17 @@ SpanId Planner::add_checked_span(Time at, Time d, int64_t amount) {
         return id;
     }
     materialize();
-    if (state_->resized) {
-        state_->spans.add(added);
-        state_->resized->add_span(at, at + d, amount);
+    State& state = *state_;
+    if (!state.big && state.nfew < State::kFewSpans) {
+        state.few[state.nfew++] = added;
+        return id;
+    }
+    if (!state.big) state.to_tree();
+    if (state.big->resized) {
+        state.big->spans.add(added);
+        state.big->resized->add_span(at, at + d, amount);
     } else {
-        state_->add_to_tree(added);
+        state.big->add_to_tree(added);
     }
     return id;
 }
@@ -271,15 +402,26 @@ Status Planner::remove_span(SpanId id) {
         single_ = Span{};
         return ok_status();
     }
-    const Span* found = state_->spans.find(id);
+    State& state = *state_;
+    if (!state.big) {
+        Span* found = state.find(id);
+        if (found == nullptr) return unknown_span(id);
+        // Keep the array in id order (maybe_to_few and the tree agree).
+        std::copy(found + 1, state.few.data() + state.nfew, found);
+        --state.nfew;
+        maybe_demote();
+        return ok_status();
+    }
+    State::Big& big = *state.big;
+    const Span* found = big.spans.find(id);
     if (found == nullptr) return unknown_span(id);
     const Span removed = *found;
-    state_->spans.erase(id);
-    if (state_->resized) {
-        state_->resized->remove_span(removed.start, removed.end, removed.amount);
+    big.spans.erase(id);
+    if (big.resized) {
+        big.resized->remove_span(removed.start, removed.end, removed.amount);
     } else {
-        state_->tree.remove_reference(removed.start, -removed.amount);
-        state_->tree.remove_reference(removed.end, removed.amount);
+        big.tree.remove_reference(removed.start, -removed.amount);
+        big.tree.remove_reference(removed.end, removed.amount);
     }
     // Give the memory back: most planners are idle most of the time.
     maybe_demote();
@@ -305,12 +447,12 @@ Status Planner::reduce_span(SpanId id, int64_t by) {
     if (by == 0) return ok_status();
     count_release();
     reduced.amount -= by;
-    if (!state_) return ok_status();
-    if (state_->resized) {
-        state_->resized->reduce_span(reduced.start, reduced.end, by);
+    if (!state_ || !state_->big) return ok_status();
+    if (state_->big->resized) {
+        state_->big->resized->reduce_span(reduced.start, reduced.end, by);
     } else {
-        state_->tree.change_usage(reduced.start, -by);
-        state_->tree.change_usage(reduced.end, by);
+        state_->big->tree.change_usage(reduced.start, -by);
+        state_->big->tree.change_usage(reduced.end, by);
     }
     return ok_status();
 }

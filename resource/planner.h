@@ -10,8 +10,8 @@
 //
 // Memory: there are hundreds of thousands of planners (one or two per graph
 // vertex) and most never get a span, so an empty planner allocates nothing;
-// one span is stored inline; the tree and the span table are created with
-// the second span and released again when one span is left.
+// one span is stored inline; up to eight in a small array beside it; the
+// tree and the span table are created beyond that (planner.cc).
 #pragma once
 
 #include <cstddef>
@@ -109,10 +109,21 @@ public:
     Result<SpanId> restore_span(const Span& span);
     void restore_next_id(SpanId next) { next_id_ = next; }
 
+    struct State;  // spans beyond the first (planner.cc)
+
 private:
-    struct State;  // the point tree and the span table (planner.cc)
+    struct StateDeleter {
+        void operator()(State* s) const;  // back to a per-thread pool
+    };
+    using StatePtr = std::unique_ptr<State, StateDeleter>;
+    static std::vector<State*>& state_pool();
+    static StatePtr new_state();
+    static StatePtr copy_state(const State& other);
     void materialize();
     void maybe_demote();
+    // Most usage over [at, end), and whether the total changed under live spans.
+    int64_t max_usage(Time at, Time end) const;
+    bool resized() const;
 
     bool has_single() const { return single_.id != 0; }
     int64_t single_usage(Time at, Time end) const {
@@ -125,9 +136,10 @@ private:
     // never resized) the span lives here (id != 0) and state_ stays null.
     // Most busy planners (a core, a node, their exclusivity checkers) hold
     // one span, so a span there costs no allocation at all, and queries
-    // skip the tree walk.
+    // skip the tree walk. With more, state_ holds a few in an array, or a
+    // point tree (planner.cc).
     Span single_{};
-    std::unique_ptr<State> state_;  // null while there are fewer than two spans
+    StatePtr state_;  // null while there are fewer than two spans
 };
 
 }  // namespace rq
