@@ -12,6 +12,7 @@
 #include "pools/request.h"
 #include "resource/graph.h"
 #include "resource/jobspec.h"
+#include "traversers/dfu.h"
 
 namespace rq::queue {
 
@@ -61,6 +62,15 @@ struct QueueJob {
         uint64_t order_clock = 0;         // the graph's order clock when it read them
         std::vector<EdgeId> edges;        // the edges its update walk took
         int64_t touched_until = 0;        // latest end of a span released or started since
+        // Vertex-level proof (slot >= 0): its walk's steps, grouped by
+        // parent (stable: walk order within a parent), marked in the
+        // simulator's per-vertex read bits under `slot`; `touched` once a
+        // span released or started since overlaps its window on a vertex
+        // it read.
+        int slot = -1;
+        TypeId type = 0;  // its one requested type the root's aggregate tracks
+        bool touched = false;
+        DfuTraverser::OrderWalk walk;
     } keep;
     int64_t start = -1;
     int64_t end = -1;

@@ -69,11 +69,15 @@ std::vector<int64_t> Simulator::hold_reservations() {
 bool Simulator::keep_holds(const QueueJob& job) {
     if (held_next_ >= held_.size() || held_[held_next_] != job.id) return false;
     const QueueJob::KeepProof& proof = job.keep;
-    if (!proof.valid || job.pool || job.reserved_at <= now_ || proof.touched_until > job.reserved_at) return false;
+    if (!proof.valid || job.pool || job.reserved_at <= now_) return false;
+    if (proof.slot >= 0 ? proof.touched : proof.touched_until > job.reserved_at) return false;
     if (held_amounts_[held_next_].empty() || job.span_end - job.reserved_at != job.estimate) return false;
     const ResourceGraph& graph = traverser_.graph();
+    uint32_t held_bits = 0;  // the proofs of reservations still held (not kept yet)
+    for (size_t i = held_next_; i < held_.size(); ++i)
+        if (int slot = jobs_[held_[i]].keep.slot; slot >= 0) held_bits |= 1u << slot;
     for (VertexId v : proof.order_reads)
-        if (graph.order_stamp(v) > proof.order_clock) return false;
+        if (graph.order_stamp(v) > proof.order_clock && !same_walk_order(job, v, held_bits)) return false;
     const SubtreePlan* root = traverser_.store().subtree(graph.root(traverser_.dominant()), 0);
     request_.assign(root->plan.size(), 0);
     for (auto& [type, n] : job.totals) {
@@ -110,6 +114,8 @@ void Simulator::note_keep_proof(QueueJob& job, bool keep) {
     proof.order_reads = traverser_.take_order_reads();
     proof.order_clock = traverser_.run_order_clock();
     proof.edges = collector_.take_held_edges();
+    proof.walk = traverser_.take_order_walk();
+    take_proof_slot(job);
 }
 
 void Simulator::drop_held() {
@@ -123,12 +129,112 @@ void Simulator::drop_held() {
     held_next_ = 0;
 }
 
-void Simulator::note_change(int64_t span_end) {
+void Simulator::note_change(const QueueJob& changed, int64_t span_end) {
     if (span_end <= now_) return;  // nothing in the future changed
+    uint32_t bits = changed.pool ? ~0u : 0;  // the proofs that read a vertex it holds
+    for (VertexId v : changed.held)
+        if (v < read_mask_.size()) bits |= read_mask_[v];
     for (int64_t id : reserved_) {
         QueueJob& job = jobs_[id];
-        job.keep.touched_until = std::max(job.keep.touched_until, span_end);
+        QueueJob::KeepProof& proof = job.keep;
+        proof.touched_until = std::max(proof.touched_until, span_end);
+        // [now, span_end) against its window [reserved_at, span_end).
+        bool overlaps = job.reserved_at < span_end && now_ < job.span_end;
+        if (proof.slot >= 0 && overlaps && (bits >> proof.slot & 1u)) proof.touched = true;
     }
+}
+
+// ---- vertex-level proofs ----------------------------------------------------
+//
+// The time-only rule above refuses a reservation whenever any change ends
+// after its start; and a changed child order anywhere it read refuses it
+// too. Yet a match reads only the vertices its walk visited, over its
+// window, and a walk's outcome depends on a child order only through the
+// children it visits (spec/traversal.md §4.4: the `first` walk takes the
+// children in weight order and stops once satisfied). So a reservation
+// whose walk was complete (DfuTraverser::take_order_walk) is also kept when
+//   * no change since overlaps its window on a vertex its walk visited
+//     (the per-vertex read bits; the root is read only through its
+//     aggregate, which keep_holds() checks as before), and
+//   * at every vertex whose child order changed, the new order presents
+//     the children the walk found something in, in the same order, with
+//     only children between them that must still find nothing: ones the
+//     walk visited in vain (unchanged over its window), or ones whose
+//     subtree has none of its single requested type free over its window
+//     and that no held reservation (cancelled before a re-make) occupies.
+
+void Simulator::take_proof_slot(QueueJob& job) {
+    QueueJob::KeepProof& proof = job.keep;
+    proof.slot = -1;
+    if (!proof.walk.complete || slots_used_ == ~0u) return;
+    for (const JobResource& r : job.jobspec->resources)
+        if (r.exclusive == Tristate::kTrue) return;  // the root's own planners would be read
+    const SubtreePlan* root = traverser_.store().subtree(traverser_.graph().root(traverser_.dominant()), 0);
+    if (root == nullptr) return;
+    int tracked = 0;
+    for (auto& [type, n] : job.totals)
+        if (root->plan.index_of(type) >= 0) proof.type = type, ++tracked;
+    if (tracked != 1) return;
+    int slot = __builtin_ctz(~slots_used_);
+    slots_used_ |= 1u << slot;
+    proof.slot = slot;
+    size_t n = traverser_.graph().num_vertices();
+    if (read_mask_.size() < n) read_mask_.resize(n, 0), hold_mask_.resize(n, 0);
+    std::stable_sort(proof.walk.steps.begin(), proof.walk.steps.end(),
+                     [](const auto& a, const auto& b) { return a.parent < b.parent; });
+    for (const auto& step : proof.walk.steps) read_mask_[traverser_.graph().target(step.edge)] |= 1u << slot;
+    for (VertexId v : job.held) hold_mask_[v] |= 1u << slot;
+}
+
+void Simulator::drop_proof_slot(QueueJob& job) {
+    QueueJob::KeepProof& proof = job.keep;
+    if (proof.slot < 0) return;
+    uint32_t keep = ~(1u << proof.slot);
+    for (const auto& step : proof.walk.steps) read_mask_[traverser_.graph().target(step.edge)] &= keep;
+    for (VertexId v : job.held) hold_mask_[v] &= keep;
+    slots_used_ &= keep;
+    proof.slot = -1;
+}
+
+bool Simulator::surely_empty(VertexId v, const QueueJob& job) const {
+    const SubtreePlan* plan = traverser_.store().subtree(v, 0);
+    if (plan == nullptr) return false;
+    int64_t i = plan->plan.index_of(job.keep.type);
+    if (i < 0) return false;
+    auto free = plan->plan.planner(static_cast<size_t>(i)).avail_during(job.reserved_at, job.span_end - job.reserved_at);
+    return free.ok() && *free == 0;
+}
+
+bool Simulator::same_walk_order(const QueueJob& job, VertexId u, uint32_t held_bits) {
+    const QueueJob::KeepProof& proof = job.keep;
+    if (proof.slot < 0) return false;
+    const auto& steps = proof.walk.steps;
+    auto first = std::lower_bound(steps.begin(), steps.end(), u, [](const auto& s, VertexId p) { return s.parent < p; });
+    auto last = std::upper_bound(first, steps.end(), u, [](VertexId p, const auto& s) { return p < s.parent; });
+    bool stopped = std::find(proof.walk.stopped.begin(), proof.walk.stopped.end(), u) != proof.walk.stopped.end();
+    ResourceGraph& graph = traverser_.graph();
+    auto found = first;  // the next step that found something
+    auto next_found = [&] {
+        while (found != last && !found->ok) ++found;
+    };
+    next_found();
+    for (const OrderedChild& child : graph.ordered_children(u)) {
+        if (found == last && stopped) return true;
+        if (found != last && child.edge == found->edge) {
+            ++found;
+            next_found();
+            continue;
+        }
+        auto step = std::find_if(first, last, [&](const auto& s) { return s.edge == child.edge; });
+        if (step != last) {
+            if (step->ok) return false;  // a child that found something, out of its place
+            continue;                    // visited in vain, and untouched since
+        }
+        VertexId v = graph.target(child.edge);
+        if (graph.subsystem(child.edge) != traverser_.dominant()) continue;  // never walked
+        if ((hold_mask_[v] & held_bits) != 0 || !surely_empty(v, job)) return false;
+    }
+    return found == last;
 }
 
 }  // namespace rq::queue

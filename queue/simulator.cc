@@ -101,6 +101,7 @@ Status Simulator::dequeue(int64_t id) {
     if (it == jobs_.end() || it->second.state == QueueJobState::kRunning)
         return make_error(Errc::kNotFound, "no pending job " + std::to_string(id));
     if (it->second.state == QueueJobState::kReserved) {
+        drop_proof_slot(it->second);
         release(it->second);
         reserved_.erase(std::find(reserved_.begin(), reserved_.end(), id));
         for (int64_t other : reserved_) jobs_[other].keep.valid = false;  // its window was freed
@@ -158,7 +159,7 @@ void Simulator::release_ends(int64_t t) {
         int64_t id = ends_.top().id;
         ends_.pop();
         auto it = jobs_.find(id);
-        note_change(it->second.span_end);  // frees [t, span_end): kept_reservations.cc
+        note_change(it->second, it->second.span_end);  // frees [t, span_end): kept_reservations.cc
         release(it->second);
         if (policy_.jqm) jqm_release(it->second);
         if (log_.active()) {
@@ -333,6 +334,7 @@ std::vector<int64_t> Simulator::cancel_reservations() {
 }
 
 void Simulator::unreserve(QueueJob& job) {
+    drop_proof_slot(job);
     release(job);
     job.state = QueueJobState::kPending;
     job.keep = {};  // a pending job keeps no proof (memory: the queue may be deep)
@@ -387,8 +389,9 @@ void Simulator::start(QueueJob& job) {
     job.start = now_;
     job.end = now_ + std::min(job.runtime, job.estimate);
     job.reserved_at = -1;
+    drop_proof_slot(job);
     job.keep = {};
-    note_change(job.span_end);  // takes [now, span_end): kept_reservations.cc
+    note_change(job, job.span_end);  // takes [now, span_end): kept_reservations.cc
     // A JQM start (no span end kept: JQM never reserves).
     if (job.held.empty() && !job.pool) job.held = collector_.take_held();
     if (job.size == 0) job.size = collector_.cores();

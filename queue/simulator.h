@@ -193,9 +193,21 @@ private:
     // Records what keep_holds() will need about the reservation `job` just
     // made (only when `keep`: else it is never kept).
     void note_keep_proof(QueueJob& job, bool keep);
-    // A span released early or started at now(): every reservation made
-    // before it notes where the change ends.
-    void note_change(int64_t span_end);
+    // A span released early or started at now() by `job` (its vertices in
+    // job.held, its span ending at span_end): every reservation made
+    // before it notes the change (on a vertex it read, in its window).
+    void note_change(const QueueJob& job, int64_t span_end);
+    // Vertex-level keep proofs (kept_reservations.cc): up to 32 live
+    // proofs, each a bit in the per-vertex masks of the vertices its walk
+    // read and of those its reservation holds.
+    void take_proof_slot(QueueJob& job);
+    void drop_proof_slot(QueueJob& job);
+    // Whether the walk at u's changed child order would visit what `job`'s
+    // walk visited, in the same order, and nothing more.
+    bool same_walk_order(const QueueJob& job, VertexId u, uint32_t held_bits);
+    bool surely_empty(VertexId v, const QueueJob& job) const;
+    std::vector<uint32_t> read_mask_, hold_mask_;
+    uint32_t slots_used_ = 0;
     void lift_root_span(QueueJob& job, std::vector<int64_t>& amounts);
     void put_back_root_span(QueueJob& job, const std::vector<int64_t>& amounts);
     std::vector<int64_t> held_;                    // held reservations, walk order

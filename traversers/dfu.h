@@ -108,6 +108,25 @@ public:
     void track_order_reads(bool on) { track_orders_ = on; }
     std::vector<VertexId> take_order_reads() { return std::move(order_reads_); }
     uint64_t run_order_clock() const { return run_order_clock_; }
+    // With tracking on, the last selection walk's steps through ordered
+    // children (the `first` policies' early-stopping walk, spec/traversal.md
+    // §4.4): for each child it visited, its parent, its edge and whether
+    // the visit found anything, in walk order; and the parents whose walk
+    // stopped early. `complete` when every vertex the walk visited below
+    // the root was reached through such a step (no other walk ran), so the
+    // steps' targets are every vertex the walk read. A keep proof compares
+    // a changed child order against them (queue/kept_reservations.cc).
+    struct OrderStep {
+        VertexId parent;
+        EdgeId edge;
+        bool ok;
+    };
+    struct OrderWalk {
+        std::vector<OrderStep> steps;
+        std::vector<VertexId> stopped;
+        bool complete = false;
+    };
+    OrderWalk take_order_walk();
     // The edge weights a match's update walk sets on the edges it took
     // (the `first` policies, spec/traversal.md §10), set again at now():
     // what re-making that match at now() would leave.
@@ -382,6 +401,11 @@ private:
         order_reads_.push_back(u);
     }
     void begin_order_reads();
+    // The selection walk's steps (take_order_walk()): restarted by every
+    // select_once(); `dfv_calls_` counts its visits to compare.
+    OrderWalk order_walk_;
+    uint64_t dfv_calls_ = 0;
+    bool other_walk_ = false;  // a walk other than the steps ran (slots below, aux)
     bool track_orders_ = false;
     std::vector<VertexId> order_reads_;
     std::vector<uint32_t> order_read_mark_;

@@ -123,6 +123,12 @@ void DfuTraverser::begin_order_reads() {
     }
 }
 
+DfuTraverser::OrderWalk DfuTraverser::take_order_walk() {
+    // The root is visited by select_once() itself, every other vertex by a step.
+    order_walk_.complete = track_orders_ && !other_walk_ && dfv_calls_ == order_walk_.steps.size() + 1;
+    return std::move(order_walk_);
+}
+
 MatchResult DfuTraverser::run(Jobspec& jobspec, MatchOp op, JobId jobid, MatchWriter& writer) {
     MatchResult result;
     begin_order_reads();

@@ -42,6 +42,12 @@ Errc DfuTraverser::select(std::vector<JobResource>& resources, int64_t at) {
 
 Errc DfuTraverser::select_once(std::vector<JobResource>& resources, int64_t at, bool* exact) {
     at_ = at;
+    if (track_orders_) {
+        order_walk_.steps.clear();
+        order_walk_.stopped.clear();
+        dfv_calls_ = 0;
+        other_walk_ = false;
+    }
     ++seq_;
     selected_.clear();
     selected_sorted_ = false;
@@ -78,6 +84,7 @@ bool DfuTraverser::dom_dfv(VertexId u, const std::vector<JobResource>& resources
 
     Classified c = classify(u, resources, pristine);
     ++preorder_;
+    ++dfv_calls_;
     if (c.kind == Kind::kNone) return false;
     if (prune(u, resources, x_in)) return false;
     PolicyContext ctx{graph_, dominant()};
@@ -320,8 +327,12 @@ bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<Job
         VertexId v = graph_.target(e);
         if (graph_.subsystem(e) != s || colour(0, v) != kWhite || early_stop.satisfied(graph_.type(v))) return false;
         if (pristine && cannot_hold(v, list)) return false;
-        if (!visit(e)) return false;
-        return early_stop.update(scores, s);
+        bool ok = visit(e);
+        if (track_orders_) order_walk_.steps.push_back({u, e, ok});
+        if (!ok) return false;
+        bool stop = early_stop.update(scores, s);
+        if (stop && track_orders_) order_walk_.stopped.push_back(u);
+        return stop;
     };
     note_order_read(u);
     FreshOrder fresh;
@@ -362,6 +373,7 @@ bool DfuTraverser::fresh_child_order(VertexId u, FreshOrder& order) {
 }
 
 bool DfuTraverser::aux_visit(VertexId v, SubsystemId s, size_t slot, const std::vector<JobResource>& list) {
+    other_walk_ = true;  // not a step walk: no keep proof from its order (take_order_walk)
     if (prune(v, list, false)) return false;
     set_colour(slot, v, kGrey);
     if (v != graph_.root(s)) {

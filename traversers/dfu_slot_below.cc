@@ -73,6 +73,7 @@ void DfuTraverser::collect_members(VertexId u, const std::vector<JobResource>& s
 
 void DfuTraverser::explore_below(VertexId u, const std::vector<JobResource>& shape, ScoreSet& scores,
                                  uint32_t multiplier) {
+    other_walk_ = true;  // not a step walk: no keep proof from its order (take_order_walk)
     SubsystemId s = dominant();
     std::vector<EdgeId> members;
     collect_members(u, shape, members);

@@ -48,6 +48,7 @@ bool DfuTraverser::slot_member_order(VertexId u, TypeId type, SlotMembers& out) 
 
 bool DfuTraverser::ordered_slot(VertexId u, const std::vector<JobResource>& shape, uint32_t nslots,
                                 ScoreSet& scores) {
+    other_walk_ = true;  // not a step walk: no keep proof from its order (take_order_walk)
     if (walk_.index == nullptr || policy_.stop_on_first || shape.size() != 1) return false;
     const JobResource& member = shape.front();
     if (member.type == types::kSlot || member.count.min != member.count.max || member.count.min == 0 ||
