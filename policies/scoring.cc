@@ -76,6 +76,12 @@ int64_t ScoreSet::total_count(SubsystemId s, TypeId t) const {
     return e ? e->total : 0;
 }
 
+namespace {
+thread_local uint64_t t_ties = 0;
+}  // namespace
+
+uint64_t ScoreSet::ties() { return t_ties; }
+
 bool ScoreSet::choose_best_k(SubsystemId s, TypeId t, int64_t k, const EGroupLess& before) {
     TypeEvals* e = find(s, t);
     if (e == nullptr || k == 0 || k > e->qualified) return false;
@@ -97,9 +103,15 @@ bool ScoreSet::choose_best_k(SubsystemId s, TypeId t, int64_t k, const EGroupLes
             intro_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return score[a] > score[b]; });
         else
             intro_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return score[a] < score[b]; });
+        for (size_t i = 1; i < order.size(); ++i)
+            if (score[order[i - 1]] == score[order[i]]) ++t_ties;
     } else {
         intro_sort(order.begin(), order.end(),
                    [&](uint32_t a, uint32_t b) { return before(e->groups[a], e->groups[b]); });
+        for (size_t i = 1; i < order.size(); ++i)
+            if (!before(e->groups[order[i - 1]], e->groups[order[i]]) &&
+                !before(e->groups[order[i]], e->groups[order[i - 1]]))
+                ++t_ties;
     }
     std::vector<EGroup> sorted;
     sorted.reserve(order.size());

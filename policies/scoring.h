@@ -82,6 +82,11 @@ public:
     int64_t score = 0;
 
     void add(SubsystemId s, TypeId t, EGroup group);
+    // How many choices on this thread sorted two candidates that compare
+    // equal (their order then depends on the order they were found in). A
+    // keep proof that lets a walk find its candidates in another order
+    // needs none (queue/kept_reservations.cc).
+    static uint64_t ties();
     // Appends all egroups into `parent` (per subsystem and type).
     void merge_into(ScoreSet& parent);
 

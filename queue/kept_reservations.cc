@@ -24,6 +24,7 @@
 // spans: its update walk re-weights the edges it takes at now
 // (DfuTraverser::reweight_at_now).
 #include <algorithm>
+#include <unordered_map>
 
 #include "queue/simulator.h"
 
@@ -208,33 +209,57 @@ bool Simulator::surely_empty(VertexId v, const QueueJob& job) const {
 bool Simulator::same_walk_order(const QueueJob& job, VertexId u, uint32_t held_bits) {
     const QueueJob::KeepProof& proof = job.keep;
     if (proof.slot < 0) return false;
-    const auto& steps = proof.walk.steps;
-    auto first = std::lower_bound(steps.begin(), steps.end(), u, [](const auto& s, VertexId p) { return s.parent < p; });
-    auto last = std::upper_bound(first, steps.end(), u, [](VertexId p, const auto& s) { return p < s.parent; });
-    bool stopped = std::find(proof.walk.stopped.begin(), proof.walk.stopped.end(), u) != proof.walk.stopped.end();
-    ResourceGraph& graph = traverser_.graph();
-    auto found = first;  // the next step that found something
-    auto next_found = [&] {
-        while (found != last && !found->ok) ++found;
+    const DfuTraverser::OrderWalk& walk = proof.walk;
+    auto first = std::lower_bound(walk.steps.begin(), walk.steps.end(), u,
+                                  [](const auto& s, VertexId p) { return s.parent < p; });
+    auto last = std::upper_bound(first, walk.steps.end(), u, [](VertexId p, const auto& s) { return p < s.parent; });
+    const bool stopped = std::find(walk.stopped.begin(), walk.stopped.end(), u) != walk.stopped.end();
+    // Where the walk counted one type and no choice met equal candidates,
+    // only which children found something matters, not their order: the
+    // tally replayed in the new order must stop (or not) just as the walk
+    // did, after the same children.
+    auto tally = std::find_if(walk.tallies.begin(), walk.tallies.end(), [&](const auto& t) { return t.parent == u; });
+    const bool any_order = !walk.tied && tally != walk.tallies.end();
+    std::unordered_map<EdgeId, const DfuTraverser::OrderStep*> visited;
+    size_t wanted = 0;
+    for (auto it = first; it != last; ++it) {
+        visited.emplace(it->edge, &*it);
+        if (it->ok) ++wanted;
+    }
+    auto next = first;  // in walk order: the next step that found something
+    auto skip_vain = [&] {
+        while (next != last && !next->ok) ++next;
     };
-    next_found();
+    skip_vain();
+    size_t found = 0;
+    int64_t acc = 0, shares = 0;
+    bool stops = false;
+    ResourceGraph& graph = traverser_.graph();
     for (const OrderedChild& child : graph.ordered_children(u)) {
-        if (found == last && stopped) return true;
-        if (found != last && child.edge == found->edge) {
+        if (stops || (found == wanted && stopped && !any_order)) break;
+        auto step = visited.find(child.edge);
+        if (step != visited.end()) {
+            const DfuTraverser::OrderStep& s = *step->second;
+            if (!s.ok) continue;  // visited in vain, and untouched since
+            if (any_order) {
+                if (s.added < 0) return false;
+                acc += s.added;
+                if (tally->per_share > 0 && acc >= tally->per_share) ++shares, acc = 0;
+                stops = tally->per_share == 0 || shares >= tally->multiplier;
+            } else {
+                if (next == last || next->edge != child.edge) return false;  // out of its place
+                ++next;
+                skip_vain();
+            }
             ++found;
-            next_found();
             continue;
-        }
-        auto step = std::find_if(first, last, [&](const auto& s) { return s.edge == child.edge; });
-        if (step != last) {
-            if (step->ok) return false;  // a child that found something, out of its place
-            continue;                    // visited in vain, and untouched since
         }
         VertexId v = graph.target(child.edge);
         if (graph.subsystem(child.edge) != traverser_.dominant()) continue;  // never walked
         if ((hold_mask_[v] & held_bits) != 0 || !surely_empty(v, job)) return false;
     }
-    return found == last;
+    if (any_order && stops != stopped) return false;
+    return found == wanted;
 }
 
 }  // namespace rq::queue

@@ -120,10 +120,19 @@ public:
         VertexId parent;
         EdgeId edge;
         bool ok;
+        int64_t added;  // what it added to its parent's one tally (EarlyStop)
+    };
+    // A parent whose walk counted one requested type: the units a share
+    // takes and the shares that stop it (EarlyStop).
+    struct OrderTally {
+        VertexId parent;
+        int64_t per_share, multiplier;
     };
     struct OrderWalk {
         std::vector<OrderStep> steps;
         std::vector<VertexId> stopped;
+        std::vector<OrderTally> tallies;
+        bool tied = false;  // a choice of the walk sorted equal candidates
         bool complete = false;
     };
     OrderWalk take_order_walk();
@@ -405,6 +414,7 @@ private:
     // select_once(); `dfv_calls_` counts its visits to compare.
     OrderWalk order_walk_;
     uint64_t dfv_calls_ = 0;
+    uint64_t walk_ties_ = 0;  // ScoreSet::ties() when the walk began
     bool other_walk_ = false;  // a walk other than the steps ran (slots below, aux)
     bool track_orders_ = false;
     std::vector<VertexId> order_reads_;

@@ -45,8 +45,10 @@ Errc DfuTraverser::select_once(std::vector<JobResource>& resources, int64_t at, 
     if (track_orders_) {
         order_walk_.steps.clear();
         order_walk_.stopped.clear();
+        order_walk_.tallies.clear();
         dfv_calls_ = 0;
         other_walk_ = false;
+        walk_ties_ = ScoreSet::ties();
     }
     ++seq_;
     selected_.clear();
@@ -328,10 +330,15 @@ bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<Job
         if (graph_.subsystem(e) != s || colour(0, v) != kWhite || early_stop.satisfied(graph_.type(v))) return false;
         if (pristine && cannot_hold(v, list)) return false;
         bool ok = visit(e);
-        if (track_orders_) order_walk_.steps.push_back({u, e, ok});
-        if (!ok) return false;
+        if (!ok) {
+            if (track_orders_) order_walk_.steps.push_back({u, e, false, 0});
+            return false;
+        }
         bool stop = early_stop.update(scores, s);
-        if (stop && track_orders_) order_walk_.stopped.push_back(u);
+        if (track_orders_) {
+            order_walk_.steps.push_back({u, e, true, early_stop.single() ? early_stop.last_added() : -1});
+            if (stop) order_walk_.stopped.push_back(u);
+        }
         return stop;
     };
     note_order_read(u);
@@ -339,12 +346,14 @@ bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<Job
     if (fresh_child_order(u, fresh)) {
         for (size_t i = 0; i < fresh.size; ++i)
             if (step(fresh.edges[i])) break;
-        return any;
+    } else {
+        // Selection never reweights; building other vertices' indexes while
+        // we iterate leaves this one (a node-based map entry) in place.
+        for (const OrderedChild& child : graph_.ordered_children(u))
+            if (step(child.edge)) break;
     }
-    // Selection never reweights; building other vertices' indexes while we
-    // iterate leaves this one (a node-based map entry) in place.
-    for (const OrderedChild& child : graph_.ordered_children(u))
-        if (step(child.edge)) break;
+    if (track_orders_ && early_stop.single())
+        order_walk_.tallies.push_back({u, early_stop.per_share(), early_stop.multiplier()});
     return any;
 }
 

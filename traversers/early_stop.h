@@ -6,6 +6,7 @@
 // (dfu_slot_below.cc), which must stop at the same child.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -33,6 +34,7 @@ public:
         bool all = true;
         for (Tally& tally : tallies_) {
             int64_t total = scores.total_count(s, tally.type);
+            last_added_ = std::max<int64_t>(0, total - tally.prev);
             if (total > tally.prev) {
                 tally.acc += total - tally.prev;
                 tally.prev = total;
@@ -47,7 +49,17 @@ public:
         return all;
     }
 
+    // For a request of one type: how much the last child scored added to
+    // its tally, the units a share takes, and the shares that stop the
+    // walk. A keep proof replays the tally over another child order
+    // (queue/kept_reservations.cc).
+    bool single() const { return tallies_.size() == 1; }
+    int64_t last_added() const { return last_added_; }
+    int64_t per_share() const { return tallies_.front().per_share; }
+    int64_t multiplier() const { return multiplier_; }
+
 private:
+    int64_t last_added_ = 0;
     struct Tally {
         TypeId type;
         int64_t per_share, prev = 0, acc = 0, shares = 0;
