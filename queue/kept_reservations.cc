@@ -178,6 +178,7 @@ void Simulator::take_proof_slot(QueueJob& job) {
     if (tracked != 1) return;
     int slot = __builtin_ctz(~slots_used_);
     slots_used_ |= 1u << slot;
+    slot_job_[static_cast<size_t>(slot)] = job.id;
     proof.slot = slot;
     size_t n = traverser_.graph().num_vertices();
     if (read_mask_.size() < n) read_mask_.resize(n, 0), hold_mask_.resize(n, 0);
@@ -195,6 +196,18 @@ void Simulator::drop_proof_slot(QueueJob& job) {
     for (VertexId v : job.held) hold_mask_[v] &= keep;
     slots_used_ &= keep;
     proof.slot = -1;
+}
+
+// Whether a reservation still held (cancelled before a re-make, so absent
+// from the recomputation) holds v during job's window: then v's planners
+// over that window are not what the re-made match would read. Held spans
+// outside the window do not change v's availability inside it.
+bool Simulator::held_overlap(VertexId v, uint32_t held_bits, const QueueJob& job) const {
+    for (uint32_t bits = hold_mask_[v] & held_bits; bits != 0; bits &= bits - 1) {
+        const QueueJob& other = jobs_.at(slot_job_[static_cast<size_t>(__builtin_ctz(bits))]);
+        if (other.reserved_at < job.span_end && job.reserved_at < other.span_end) return true;
+    }
+    return false;
 }
 
 bool Simulator::surely_empty(VertexId v, const QueueJob& job) const {
@@ -256,7 +269,7 @@ bool Simulator::same_walk_order(const QueueJob& job, VertexId u, uint32_t held_b
         }
         VertexId v = graph.target(child.edge);
         if (graph.subsystem(child.edge) != traverser_.dominant()) continue;  // never walked
-        if ((hold_mask_[v] & held_bits) != 0 || !surely_empty(v, job)) return false;
+        if (held_overlap(v, held_bits, job) || !surely_empty(v, job)) return false;
     }
     if (any_order && stops != stopped) return false;
     return found == wanted;

@@ -8,6 +8,7 @@
 // allocate_orelse_reserve while the policy's reservation depth allows).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -206,8 +207,10 @@ private:
     // walk visited, in the same order, and nothing more.
     bool same_walk_order(const QueueJob& job, VertexId u, uint32_t held_bits);
     bool surely_empty(VertexId v, const QueueJob& job) const;
+    bool held_overlap(VertexId v, uint32_t held_bits, const QueueJob& job) const;
     std::vector<uint32_t> read_mask_, hold_mask_;
     uint32_t slots_used_ = 0;
+    std::array<int64_t, 32> slot_job_{};  // the job whose proof holds each slot
     void lift_root_span(QueueJob& job, std::vector<int64_t>& amounts);
     void put_back_root_span(QueueJob& job, const std::vector<int64_t>& amounts);
     std::vector<int64_t> held_;                    // held reservations, walk order
