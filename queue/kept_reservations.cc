@@ -162,7 +162,11 @@ void Simulator::note_change(const QueueJob& changed, int64_t span_end) {
 //     only children between them that must still find nothing: ones the
 //     walk visited in vain (unchanged over its window), or ones whose
 //     subtree has none of its single requested type free over its window
-//     and that no held reservation (cancelled before a re-make) occupies.
+//     and that no held reservation (cancelled before a re-make) occupies
+//     during that window; where the walk counted one type and no choice
+//     met equal scores, the children that found something may come in
+//     another order if the tally, replayed over it, stops after exactly
+//     them (same candidates; the choice sorts them by score).
 
 void Simulator::take_proof_slot(QueueJob& job) {
     QueueJob::KeepProof& proof = job.keep;
