@@ -70,7 +70,9 @@ struct QueueJob {
         int slot = -1;
         TypeId type = 0;  // its one requested type the root's aggregate tracks
         bool touched = false;
-        DfuTraverser::OrderWalk walk;
+        DfuTraverser::OrderWalk walk;  // steps kept only under parents whose order can change
+        std::vector<VertexId> reads;   // every vertex the walk visited
+        std::vector<VertexId> fixed;   // parents whose steps were dropped (sorted)
     } keep;
     int64_t start = -1;
     int64_t end = -1;

@@ -186,17 +186,45 @@ void Simulator::take_proof_slot(QueueJob& job) {
     proof.slot = slot;
     size_t n = traverser_.graph().num_vertices();
     if (read_mask_.size() < n) read_mask_.resize(n, 0), hold_mask_.resize(n, 0);
-    std::stable_sort(proof.walk.steps.begin(), proof.walk.steps.end(),
-                     [](const auto& a, const auto& b) { return a.parent < b.parent; });
-    for (const auto& step : proof.walk.steps) read_mask_[traverser_.graph().target(step.edge)] |= 1u << slot;
+    const ResourceGraph& graph = traverser_.graph();
+    auto& steps = proof.walk.steps;
+    std::stable_sort(steps.begin(), steps.end(), [](const auto& a, const auto& b) { return a.parent < b.parent; });
+    proof.reads.reserve(steps.size());
+    for (const auto& step : steps) proof.reads.push_back(graph.target(step.edge));
+    for (VertexId v : proof.reads) read_mask_[v] |= 1u << slot;
     for (VertexId v : job.held) hold_mask_[v] |= 1u << slot;
+    // Memory (a deep conservative queue holds 32 proofs over thousands of
+    // cores): only an edge to a vertex with a subtree plan is ever
+    // re-weighted (spec/traversal.md §4.4), so under a parent none of
+    // whose visited children has one the order cannot change: its steps
+    // are dropped, the parent listed.
+    auto changeable = [&](const auto& step) {
+        const SubtreePlan* plan = traverser_.store().subtree(graph.target(step.edge), 0);
+        return plan != nullptr && plan->plan.size() != 0;
+    };
+    size_t out = 0;
+    for (size_t i = 0; i < steps.size();) {
+        size_t j = i;
+        bool keep = false;
+        for (; j < steps.size() && steps[j].parent == steps[i].parent; ++j) keep = keep || changeable(steps[j]);
+        if (keep) {
+            std::move(steps.begin() + static_cast<std::ptrdiff_t>(i), steps.begin() + static_cast<std::ptrdiff_t>(j),
+                      steps.begin() + static_cast<std::ptrdiff_t>(out));
+            out += j - i;
+        } else {
+            proof.fixed.push_back(steps[i].parent);
+        }
+        i = j;
+    }
+    steps.resize(out);
+    steps.shrink_to_fit();
 }
 
 void Simulator::drop_proof_slot(QueueJob& job) {
     QueueJob::KeepProof& proof = job.keep;
     if (proof.slot < 0) return;
     uint32_t keep = ~(1u << proof.slot);
-    for (const auto& step : proof.walk.steps) read_mask_[traverser_.graph().target(step.edge)] &= keep;
+    for (VertexId v : proof.reads) read_mask_[v] &= keep;
     for (VertexId v : job.held) hold_mask_[v] &= keep;
     slots_used_ &= keep;
     proof.slot = -1;
@@ -225,7 +253,7 @@ bool Simulator::surely_empty(VertexId v, const QueueJob& job) const {
 
 bool Simulator::same_walk_order(const QueueJob& job, VertexId u, uint32_t held_bits) {
     const QueueJob::KeepProof& proof = job.keep;
-    if (proof.slot < 0) return false;
+    if (proof.slot < 0 || std::binary_search(proof.fixed.begin(), proof.fixed.end(), u)) return false;
     const DfuTraverser::OrderWalk& walk = proof.walk;
     auto first = std::lower_bound(walk.steps.begin(), walk.steps.end(), u,
                                   [](const auto& s, VertexId p) { return s.parent < p; });
