@@ -398,6 +398,7 @@ private:
     int level_ = 0;
     int64_t reweight_time_ = 0;
     std::vector<int64_t> amounts_;  // upd(): a subtree span's amounts
+    std::vector<std::pair<uint64_t, EdgeId>> sort_scratch_;  // sort_selected()
     std::vector<int64_t> walk_request_;  // select(): the ordered walk's request key
     VertexId fit_rejected_ = kNoVertex;  // last vertex prune() rejected on its subtree plan
     std::vector<int64_t> request_;       // prune(), cannot_hold(), passage_closed(): amounts asked

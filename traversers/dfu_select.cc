@@ -548,10 +548,16 @@ void DfuTraverser::mark_edge(EdgeId e, int64_t needs, bool exclusive) {
 
 void DfuTraverser::sort_selected() {
     if (selected_sorted_) return;
-    std::sort(selected_.begin(), selected_.end(), [this](EdgeId a, EdgeId b) {
-        VertexId sa = graph_.source(a), sb = graph_.source(b);
-        return sa != sb ? sa < sb : graph_.out_position(a) < graph_.out_position(b);
-    });
+    // By (source, position among its out-edges), from one dense array of
+    // keys: the comparator's four graph lookups per comparison cost a
+    // twentieth of a replay pass that reserves thousands of cores.
+    std::vector<std::pair<uint64_t, EdgeId>>& keyed = sort_scratch_;
+    keyed.clear();
+    keyed.reserve(selected_.size());
+    for (EdgeId e : selected_)
+        keyed.emplace_back(uint64_t{graph_.source(e)} << 32 | static_cast<uint32_t>(graph_.out_position(e)), e);
+    std::sort(keyed.begin(), keyed.end());
+    for (size_t i = 0; i < keyed.size(); ++i) selected_[i] = keyed[i].second;
     selected_sorted_ = true;
 }
 
