@@ -133,8 +133,9 @@ void Simulator::drop_held() {
 void Simulator::note_change(const QueueJob& changed, int64_t span_end) {
     if (span_end <= now_) return;  // nothing in the future changed
     uint32_t bits = changed.pool ? ~0u : 0;  // the proofs that read a vertex it holds
-    for (VertexId v : changed.held)
-        if (v < read_mask_.size()) bits |= read_mask_[v];
+    if (slots_used_ != 0)
+        for (VertexId v : changed.held)
+            if (v < read_mask_.size()) bits |= read_mask_[v];
     for (int64_t id : reserved_) {
         QueueJob& job = jobs_[id];
         QueueJob::KeepProof& proof = job.keep;
@@ -277,7 +278,7 @@ bool Simulator::same_walk_order(const QueueJob& job, VertexId u, uint32_t held_b
     };
     skip_vain();
     size_t found = 0;
-    int64_t acc = 0, shares = 0;
+    EarlyStop::Shares shares = any_order ? tally->shares : EarlyStop::Shares{};
     bool stops = false;
     ResourceGraph& graph = traverser_.graph();
     for (const OrderedChild& child : graph.ordered_children(u)) {
@@ -288,9 +289,8 @@ bool Simulator::same_walk_order(const QueueJob& job, VertexId u, uint32_t held_b
             if (!s.ok) continue;  // visited in vain, and untouched since
             if (any_order) {
                 if (s.added < 0) return false;
-                acc += s.added;
-                if (tally->per_share > 0 && acc >= tally->per_share) ++shares, acc = 0;
-                stops = tally->per_share == 0 || shares >= tally->multiplier;
+                shares.add(s.added);
+                stops = shares.satisfied();
             } else {
                 if (next == last || next->edge != child.edge) return false;  // out of its place
                 ++next;

@@ -28,6 +28,7 @@
 #include "resource/jobspec.h"
 #include "resource/match_writer.h"
 #include "resource/schedule.h"
+#include "traversers/early_stop.h"
 #include "traversers/flexible.h"
 #include "traversers/pruning.h"
 #include "traversers/select_order.h"
@@ -122,11 +123,11 @@ public:
         bool ok;
         int64_t added;  // what it added to its parent's one tally (EarlyStop)
     };
-    // A parent whose walk counted one requested type: the units a share
-    // takes and the shares that stop it (EarlyStop).
+    // A parent whose walk counted one requested type, and its shares
+    // before the first child.
     struct OrderTally {
         VertexId parent;
-        int64_t per_share, multiplier;
+        EarlyStop::Shares shares;
     };
     struct OrderWalk {
         std::vector<OrderStep> steps;

@@ -353,7 +353,7 @@ bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<Job
             if (step(child.edge)) break;
     }
     if (track_orders_ && early_stop.single())
-        order_walk_.tallies.push_back({u, early_stop.per_share(), early_stop.multiplier()});
+        order_walk_.tallies.push_back({u, early_stop.unstarted()});
     return any;
 }
 

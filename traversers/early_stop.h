@@ -17,8 +17,25 @@ namespace rq {
 
 class EarlyStop {
 public:
-    EarlyStop(const std::vector<JobResource>& request, int64_t multiplier) : multiplier_(multiplier) {
-        for (const JobResource& r : request) tallies_.push_back({r.type, effective_max(r)});
+    // The shares of one requested type: units found add up, one share per
+    // `per_share` of them (the excess dropped), `multiplier` shares satisfy
+    // it. A keep proof replays it over another child order
+    // (queue/kept_reservations.cc).
+    struct Shares {
+        int64_t per_share = 0, multiplier = 0, acc = 0, count = 0;
+        void add(int64_t units) {
+            if (units <= 0) return;
+            acc += units;
+            if (per_share > 0 && acc >= per_share) {
+                count += 1;
+                acc = 0;
+            }
+        }
+        bool satisfied() const { return per_share == 0 || count >= multiplier; }
+    };
+
+    EarlyStop(const std::vector<JobResource>& request, int64_t multiplier) {
+        for (const JobResource& r : request) tallies_.push_back({r.type, 0, {effective_max(r), multiplier}});
     }
 
     // A child of this type adds nothing the walk still needs.
@@ -35,38 +52,29 @@ public:
         for (Tally& tally : tallies_) {
             int64_t total = scores.total_count(s, tally.type);
             last_added_ = std::max<int64_t>(0, total - tally.prev);
-            if (total > tally.prev) {
-                tally.acc += total - tally.prev;
-                tally.prev = total;
-                if (tally.per_share > 0 && tally.acc >= tally.per_share) {
-                    tally.shares += 1;
-                    tally.acc = 0;
-                }
-            }
-            if (tally.per_share == 0 || tally.shares >= multiplier_) tally.satisfied = true;
+            tally.prev = std::max(tally.prev, total);
+            tally.shares.add(last_added_);
+            if (tally.shares.satisfied()) tally.satisfied = true;
             all = all && tally.satisfied;
         }
         return all;
     }
 
     // For a request of one type: how much the last child scored added to
-    // its tally, the units a share takes, and the shares that stop the
-    // walk. A keep proof replays the tally over another child order
-    // (queue/kept_reservations.cc).
+    // its tally, and its shares before any child.
     bool single() const { return tallies_.size() == 1; }
     int64_t last_added() const { return last_added_; }
-    int64_t per_share() const { return tallies_.front().per_share; }
-    int64_t multiplier() const { return multiplier_; }
+    Shares unstarted() const { return {tallies_.front().shares.per_share, tallies_.front().shares.multiplier}; }
 
 private:
     int64_t last_added_ = 0;
     struct Tally {
         TypeId type;
-        int64_t per_share, prev = 0, acc = 0, shares = 0;
+        int64_t prev = 0;
+        Shares shares;
         bool satisfied = false;
     };
     std::vector<Tally> tallies_;
-    int64_t multiplier_;
 };
 
 }  // namespace rq
