@@ -25,8 +25,8 @@ void JobNodes::start(int64_t id, const std::vector<VertexId>& vertices) {
 std::string JobNodes::finish(int64_t id) {
     auto it = nodes_of_.find(id);
     if (it == nodes_of_.end()) return {};
-    std::vector<std::string> names;
-    names.reserve(it->second.size());
+    std::vector<std::string>& names = names_;  // reused: no allocation per job
+    names.clear();
     for (VertexId v : it->second) {
         if (--jobs_on_[v] == 0) --busy_;
         names.emplace_back(graph_.name(v));

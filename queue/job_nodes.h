@@ -34,6 +34,7 @@ private:
     std::vector<uint32_t> jobs_on_;  // per vertex: running jobs holding it (nodes only)
     std::unordered_map<int64_t, std::vector<VertexId>> nodes_of_;  // running jobs
     int64_t busy_ = 0;
+    std::vector<std::string> names_;  // finish()'s scratch
 };
 
 }  // namespace rq::queue

@@ -323,7 +323,11 @@ void ResourceGraph::touch_order(VertexId v) {
 }
 
 void ResourceGraph::set_weight(EdgeId e, uint64_t w) {
-    if (weight(e) != w) touch_order(edge_src_[e]);
+    // The same weight keeps the same key, hence the same place in the
+    // order: nothing to do (a reservation in the future reweights every
+    // edge it takes to the unchanged weight at now).
+    if (weight(e) == w) return;
+    touch_order(edge_src_[e]);
     if (ChildOrder* found = child_order_of(edge_src_[e])) {
         ChildOrder& order = *found;
         auto node = order.extract(OrderedChild{weight(e), uniq_id(edge_dst_[e]), e});

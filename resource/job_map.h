@@ -4,8 +4,8 @@
 // Almost every record holds one or a few jobs (a core: one; a node: one
 // per core), and a std::map costs 48 bytes empty plus a 48-byte heap node
 // per entry. Here a small table is one sorted array (16 bytes an entry for
-// a map, 8 for a set) and one entry is kept inline, so a table of at most
-// one job allocates nothing (a map takes 24 bytes, a set 16). A table that grows past
+// a map, 8 for a set) and two entries are kept inline, so a table of at
+// most two jobs allocates nothing (a map takes 40 bytes, a set 24). A table that grows past
 // kFlatMax entries (the root and the upper levels hold one entry per
 // running job) moves into a chunked sorted sequence (see Chunked) so that
 // insert and erase never move more than a chunk — a big flat vector would
@@ -143,6 +143,11 @@ template <class Entry, class Tree>
 class FlatOrTree {
 public:
     static constexpr size_t kFlatMax = 32;
+    // Entries kept inline. Two, not one: a busy core holds its running job
+    // and the queue head's reservation, and every replay pass made and
+    // dropped that second entry's heap array (docs/performance.md "Replay
+    // on an Atlas-shaped machine").
+    static constexpr uint32_t kInline = 2;
 
     // A read-only iterator over either representation; it holds a copy of
     // the current entry, so `auto& [job, span] : table` binds to it.
@@ -232,20 +237,22 @@ public:
         if (it == flat_end() || key_of(*it) != k) return 0;
         std::copy(it + 1, flat_end(), it);
         --size_;
-        if (size_ <= 1 && cap_ > 1) {  // back to inline storage
+        if (size_ <= kInline && cap_ > kInline) {  // back to inline storage
             Entry* heap = heap_data();
-            Entry keep = size_ ? heap[0] : Entry{};
+            Entry keep[kInline] = {};
+            std::copy(heap, heap + size_, keep);
             delete[] heap;
-            cap_ = 1;
-            set_inline(keep);
+            cap_ = kInline;
+            std::memcpy(buf_, keep, sizeof keep);
         }
         return 1;
     }
     void erase(const_iterator it) { erase(key_of(*it)); }
 
 protected:
-    // Storage: cap_ == 1 holds at most one entry inline in buf_; cap_ > 1
-    // a heap array of cap_ entries; cap_ == 0 a tree (pointer in buf_).
+    // Storage: cap_ == kInline holds at most kInline entries inline in
+    // buf_; cap_ > kInline a heap array of cap_ entries; cap_ == 0 a tree
+    // (pointer in buf_).
     bool in_tree() const { return cap_ == 0; }
     Tree* tree() const {
         Tree* t;
@@ -260,9 +267,9 @@ protected:
     void set_pointer(const void* p) { std::memcpy(buf_, &p, sizeof p); }
     void set_inline(const Entry& e) { std::memcpy(buf_, &e, sizeof e); }
     const Entry* flat() const {
-        return cap_ == 1 ? reinterpret_cast<const Entry*>(buf_) : heap_data();
+        return cap_ == kInline ? reinterpret_cast<const Entry*>(buf_) : heap_data();
     }
-    Entry* flat() { return cap_ == 1 ? reinterpret_cast<Entry*>(buf_) : heap_data(); }
+    Entry* flat() { return cap_ == kInline ? reinterpret_cast<Entry*>(buf_) : heap_data(); }
     const Entry* flat_end() const { return flat() + size_; }
     Entry* flat_end() { return flat() + size_; }
 
@@ -276,10 +283,10 @@ protected:
     Entry* insert_flat(Entry* at, const Entry& e) {
         size_t pos = static_cast<size_t>(at - flat());
         if (size_ == cap_) {
-            uint32_t cap = cap_ * 2 < 4 ? 4 : cap_ * 2;
+            uint32_t cap = cap_ * 2;
             Entry* grown = new Entry[cap];
             std::copy(flat(), flat_end(), grown);
-            if (cap_ > 1) delete[] heap_data();
+            if (cap_ > kInline) delete[] heap_data();
             cap_ = cap;
             set_pointer(grown);
         }
@@ -291,14 +298,14 @@ protected:
     }
     void to_tree() {
         Tree* t = new Tree(flat(), flat_end());
-        if (cap_ > 1) delete[] heap_data();
+        if (cap_ > kInline) delete[] heap_data();
         size_ = 0;
         cap_ = 0;
         set_pointer(t);
     }
     void to_flat() {
         Tree* t = tree();
-        cap_ = 1;
+        cap_ = kInline;
         size_ = 0;
         for (auto& e : *t) insert_flat(flat_end(), Entry(e));
         delete t;
@@ -306,14 +313,14 @@ protected:
     void release() {
         if (in_tree())
             delete tree();
-        else if (cap_ > 1)
+        else if (cap_ > kInline)
             delete[] heap_data();
         size_ = 0;
-        cap_ = 1;
+        cap_ = kInline;
     }
     void copy_from(const FlatOrTree& o) {
         size_ = 0;
-        cap_ = 1;
+        cap_ = kInline;
         if (o.in_tree()) {
             cap_ = 0;
             set_pointer(new Tree(*o.tree()));
@@ -326,12 +333,12 @@ protected:
         cap_ = o.cap_;
         std::memcpy(buf_, o.buf_, sizeof buf_);
         o.size_ = 0;
-        o.cap_ = 1;
+        o.cap_ = kInline;
     }
 
     uint32_t size_ = 0;
-    uint32_t cap_ = 1;
-    alignas(Entry) alignas(void*) unsigned char buf_[sizeof(Entry) < sizeof(void*) ? sizeof(void*) : sizeof(Entry)] = {};
+    uint32_t cap_ = kInline;
+    alignas(Entry) alignas(void*) unsigned char buf_[kInline * sizeof(Entry)] = {};
 };
 
 }  // namespace job_map_detail

@@ -76,14 +76,20 @@ TEST(JobSet, MatchesStdSetUnderRandomOperations) {
     EXPECT_EQ(std::vector<int64_t>(t.begin(), t.end()), std::vector<int64_t>(m.begin(), m.end()));
 }
 
-TEST(JobMap, OneJobNeedsNoHeapAndSmallTablesAreSmall) {
-    EXPECT_LE(sizeof(JobMap<int64_t>), 24u);
-    EXPECT_LE(sizeof(JobSet), 16u);
+TEST(JobMap, TwoJobsLiveInlineAndSmallTablesAreSmall) {
+    EXPECT_LE(sizeof(JobMap<int64_t>), 40u);
+    EXPECT_LE(sizeof(JobSet), 24u);
     JobMap<int64_t> t;
     t[5] = 9;
-    EXPECT_EQ(t.size(), 1u);
-    EXPECT_EQ(t.begin()->first, 5);
-    EXPECT_EQ(t.begin()->second, 9);
+    t[3] = 7;
+    EXPECT_EQ(t.size(), 2u);
+    EXPECT_EQ(t.begin()->first, 3);
+    EXPECT_EQ(t.at(5), 9);
+    t[8] = 1;  // to the heap and back inline
+    EXPECT_EQ(t.erase(3), 1u);
+    EXPECT_EQ(t.at(5), 9);
+    EXPECT_EQ(t.at(8), 1);
+    EXPECT_EQ(t.size(), 2u);
 }
 
 TEST(IdTable, MatchesStdMapWithIncreasingIds) {
