@@ -271,9 +271,14 @@ private:
     // Marks `e` selected in the current round (and remembers it for the
     // update walk).
     void mark_edge(EdgeId e, int64_t needs, bool exclusive);
-    // The selected out-edges of `u`, in out-edge order.
+    // The update walk's index of the selected edges (sort_selected()):
+    // a vertex whose selected out-edges sit among its first few is
+    // scanned (scans_selected()); only the others' edges are sorted, and
+    // selected_children() gives those in out-edge order.
     std::pair<const EdgeId*, const EdgeId*> selected_children(VertexId u) const;
     void sort_selected();
+    bool scans_selected(VertexId u) const;
+    uint32_t selected_count(VertexId u) const;
     void enforce(SubsystemId s, ScoreSet& scores, bool unconstrained);
     bool resolve_graph(VertexId root, const std::vector<JobResource>& resources, ScoreSet& outer,
                        int64_t& root_needs);
@@ -400,6 +405,15 @@ private:
     int64_t reweight_time_ = 0;
     std::vector<int64_t> amounts_;  // upd(): a subtree span's amounts
     std::vector<std::pair<uint64_t, EdgeId>> sort_scratch_;  // sort_selected()
+    // Per source vertex, as of sort round `round`: how many of its
+    // out-edges are selected and the last one's out-position.
+    struct SelectedAt {
+        uint64_t round = 0;
+        uint32_t count = 0, last = 0;
+    };
+    std::vector<SelectedAt> selected_at_;
+    uint64_t sort_round_ = 0;
+    std::vector<EdgeId> wide_selected_;  // the sorted edges of vertices not scanned
     std::vector<int64_t> walk_request_;  // select(): the ordered walk's request key
     VertexId fit_rejected_ = kNoVertex;  // last vertex prune() rejected on its subtree plan
     std::vector<int64_t> request_;       // prune(), cannot_hold(), passage_closed(): amounts asked

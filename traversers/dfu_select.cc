@@ -546,27 +546,54 @@ void DfuTraverser::mark_edge(EdgeId e, int64_t needs, bool exclusive) {
     selected_sorted_ = false;
 }
 
+// The update walk visits each selected vertex's selected children in
+// out-edge order. Scanning a vertex's out-edges for the current marks
+// costs its degree, sorting the selected edges costs a log factor on all
+// of them (a twentieth of a replay pass that reserves thousands of cores,
+// docs/performance.md "Replay on an Atlas-shaped machine"). So a vertex
+// whose selected edges end within a few times their number of its first
+// out-edges (a node's cores) is scanned; only the rest (a root choosing a
+// few of thousands of nodes) is sorted, by (source, out-position) keys.
 void DfuTraverser::sort_selected() {
     if (selected_sorted_) return;
-    // By (source, position among its out-edges), from one dense array of
-    // keys: the comparator's four graph lookups per comparison cost a
-    // twentieth of a replay pass that reserves thousands of cores.
+    ++sort_round_;
+    if (selected_at_.size() < graph_.num_vertices()) selected_at_.resize(graph_.num_vertices());
+    for (EdgeId e : selected_) {
+        SelectedAt& at = selected_at_[graph_.source(e)];
+        if (at.round != sort_round_) at = {sort_round_, 0, 0};
+        ++at.count;
+        at.last = std::max(at.last, graph_.out_position(e));
+    }
     std::vector<std::pair<uint64_t, EdgeId>>& keyed = sort_scratch_;
     keyed.clear();
-    keyed.reserve(selected_.size());
-    for (EdgeId e : selected_)
-        keyed.emplace_back(uint64_t{graph_.source(e)} << 32 | static_cast<uint32_t>(graph_.out_position(e)), e);
+    for (EdgeId e : selected_) {
+        VertexId u = graph_.source(e);
+        if (!scans_selected(u))
+            keyed.emplace_back(uint64_t{u} << 32 | static_cast<uint32_t>(graph_.out_position(e)), e);
+    }
     std::sort(keyed.begin(), keyed.end());
-    for (size_t i = 0; i < keyed.size(); ++i) selected_[i] = keyed[i].second;
+    wide_selected_.resize(keyed.size());
+    for (size_t i = 0; i < keyed.size(); ++i) wide_selected_[i] = keyed[i].second;
     selected_sorted_ = true;
 }
 
+uint32_t DfuTraverser::selected_count(VertexId u) const {
+    if (u >= selected_at_.size() || selected_at_[u].round != sort_round_) return 0;
+    return selected_at_[u].count;
+}
+
+bool DfuTraverser::scans_selected(VertexId u) const {
+    uint32_t n = selected_count(u);
+    return n == 0 || uint64_t{selected_at_[u].last} + 1 <= 4 * uint64_t{n} + 8;
+}
+
 std::pair<const EdgeId*, const EdgeId*> DfuTraverser::selected_children(VertexId u) const {
-    auto first = std::lower_bound(selected_.begin(), selected_.end(), u,
+    auto first = std::lower_bound(wide_selected_.begin(), wide_selected_.end(), u,
                                   [this](EdgeId e, VertexId v) { return graph_.source(e) < v; });
-    auto last = std::upper_bound(first, selected_.end(), u,
+    auto last = std::upper_bound(first, wide_selected_.end(), u,
                                  [this](VertexId v, EdgeId e) { return v < graph_.source(e); });
-    return {selected_.data() + (first - selected_.begin()), selected_.data() + (last - selected_.begin())};
+    return {wide_selected_.data() + (first - wide_selected_.begin()),
+            wide_selected_.data() + (last - wide_selected_.begin())};
 }
 
 bool DfuTraverser::resolve_graph(VertexId root, const std::vector<JobResource>& resources, ScoreSet& outer,

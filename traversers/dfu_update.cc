@@ -64,6 +64,15 @@ int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool p
     };
     if (mod) {
         for (EdgeId e : graph_.out(u)) follow(e);
+    } else if (scans_selected(u)) {
+        // Out-edge order; stop after the last selected one.
+        uint32_t left = selected_count(u);
+        for (EdgeId e : graph_.out(u)) {
+            if (left == 0) break;
+            if (graph_.marks(e).seq != seq_) continue;
+            --left;
+            follow(e);
+        }
     } else {
         auto [first, last] = selected_children(u);
         for (const EdgeId* e = first; e != last; ++e) follow(*e);
