@@ -18,6 +18,42 @@ void count_release() { g_releases.fetch_add(1, std::memory_order_relaxed); }
 
 uint64_t Planner::release_count() { return g_releases.load(std::memory_order_relaxed); }
 
+namespace {
+
+// Queries over a short array of spans (the planner's own few, or a
+// State's), answered by scanning it.
+int64_t usage_at(const Span* spans, uint32_t n, Time t) {
+    int64_t usage = 0;
+    for (uint32_t i = 0; i < n; ++i)
+        if (spans[i].start <= t && t < spans[i].end) usage += spans[i].amount;
+    return usage;
+}
+// The usage changes only at span starts, so its maximum over [from, to)
+// is at `from` or at a start inside the window.
+int64_t max_usage_of(const Span* spans, uint32_t n, Time from, Time to) {
+    int64_t most = usage_at(spans, n, from);
+    for (uint32_t i = 0; i < n; ++i)
+        if (spans[i].start > from && spans[i].start < to) most = std::max(most, usage_at(spans, n, spans[i].start));
+    return most;
+}
+std::vector<Time> points_of(const Span* spans, uint32_t n) {
+    std::vector<Time> points{0};
+    for (uint32_t i = 0; i < n; ++i) {
+        points.push_back(spans[i].start);
+        points.push_back(spans[i].end);
+    }
+    std::sort(points.begin(), points.end());
+    points.erase(std::unique(points.begin(), points.end()), points.end());
+    return points;
+}
+Span* find_in(Span* spans, uint32_t n, SpanId id) {
+    for (uint32_t i = 0; i < n; ++i)
+        if (spans[i].id == id) return &spans[i];
+    return nullptr;
+}
+
+}  // namespace
+
 // Everything a planner needs once it has two spans or more.
 //
 // Few mode (`big` null): up to kFewSpans spans in a plain array, queried
@@ -62,12 +98,7 @@ struct Planner::State {
     State(const State& o) : nfew(o.nfew), few(o.few), big(o.big ? std::make_unique<Big>(*o.big) : nullptr) {}
 
     size_t span_count() const { return big ? big->spans.size() : nfew; }
-    Span* find(SpanId id) {
-        if (big) return big->spans.find(id);
-        for (uint32_t i = 0; i < nfew; ++i)
-            if (few[i].id == id) return &few[i];
-        return nullptr;
-    }
+    Span* find(SpanId id) { return big ? big->spans.find(id) : find_in(few.data(), nfew, id); }
     template <typename F>
     void for_each_span(F f) const {
         if (big) {
@@ -78,30 +109,9 @@ struct Planner::State {
     }
 
     // ---- few mode ----
-    int64_t few_usage_at(Time t) const {
-        int64_t usage = 0;
-        for (uint32_t i = 0; i < nfew; ++i)
-            if (few[i].start <= t && t < few[i].end) usage += few[i].amount;
-        return usage;
-    }
-    // The usage changes only at span starts, so its maximum over [from, to)
-    // is at `from` or at a start inside the window.
-    int64_t few_max_usage(Time from, Time to) const {
-        int64_t most = few_usage_at(from);
-        for (uint32_t i = 0; i < nfew; ++i)
-            if (few[i].start > from && few[i].start < to) most = std::max(most, few_usage_at(few[i].start));
-        return most;
-    }
-    std::vector<Time> few_points() const {
-        std::vector<Time> points{0};
-        for (uint32_t i = 0; i < nfew; ++i) {
-            points.push_back(few[i].start);
-            points.push_back(few[i].end);
-        }
-        std::sort(points.begin(), points.end());
-        points.erase(std::unique(points.begin(), points.end()), points.end());
-        return points;
-    }
+    int64_t few_usage_at(Time t) const { return usage_at(few.data(), nfew, t); }
+    int64_t few_max_usage(Time from, Time to) const { return max_usage_of(few.data(), nfew, from, to); }
+    std::vector<Time> few_points() const { return points_of(few.data(), nfew); }
     void to_tree() {
         // The table wants ascending ids; restored spans may come in any order.
         std::sort(few.begin(), few.begin() + nfew, [](const Span& a, const Span& b) { return a.id < b.id; });
@@ -157,22 +167,24 @@ void Planner::StateDeleter::operator()(State* s) const {
     free.push_back(s);
 }
 
-// Leaves single-span mode (a second span arrives, or a resize).
+// Leaves local mode (a span arrives while the local array is full, or a
+// resize).
 void Planner::materialize() {
     if (state_) return;
     state_ = new_state();
-    if (has_single()) state_->few[state_->nfew++] = single_;
-    single_ = Span{};
+    for (uint32_t i = 0; i < nlocal_; ++i) state_->few[state_->nfew++] = local_[i];
+    nlocal_ = 0;
 }
 
-// Back to single-span mode when one span is left, and to the empty
-// planner when none is.
+// Back to local mode when at most kLocal spans are left (an empty planner
+// holds no state).
 void Planner::maybe_demote() {
     if (!state_) return;
     if (state_->span_count() == 0) {
-        state_.reset();
-    } else if (!(state_->big && state_->big->resized) && state_->span_count() == 1) {
-        state_->for_each_span([&](const Span& only) { single_ = only; });
+        state_.reset();  // a resized planner's quirks end with its last span
+    } else if (!(state_->big && state_->big->resized) && state_->span_count() <= kLocal) {
+        nlocal_ = 0;
+        state_->for_each_span([&](const Span& s) { local_[nlocal_++] = s; });
         state_.reset();
     } else {
         state_->maybe_to_few();
@@ -197,7 +209,8 @@ Planner::Planner(int64_t total) : total_(total) {}
 Planner::Planner(const Planner& other)
     : total_(other.total_),
       next_id_(other.next_id_),
-      single_(other.single_),
+      local_(other.local_),
+      nlocal_(other.nlocal_),
       state_(other.state_ ? copy_state(*other.state_) : nullptr) {}
 
 Planner& Planner::operator=(const Planner& other) {
@@ -205,7 +218,8 @@ Planner& Planner::operator=(const Planner& other) {
         count_release();
         total_ = other.total_;
         next_id_ = other.next_id_;
-        single_ = other.single_;
+        local_ = other.local_;
+        nlocal_ = other.nlocal_;
         state_ = other.state_ ? copy_state(*other.state_) : nullptr;
     }
     return *this;
@@ -217,13 +231,14 @@ Planner& Planner::operator=(Planner&& other) noexcept {
         count_release();
         total_ = other.total_;
         next_id_ = other.next_id_;
-        single_ = other.single_;
+        local_ = other.local_;
+        nlocal_ = other.nlocal_;
         state_ = std::move(other.state_);
     }
     return *this;
 }
 Planner::~Planner() {
-    if (state_ || has_single()) count_release();
+    if (state_ || nlocal_ > 0) count_release();
 }
 
 // ---- queries -------------------------------------------------------------
@@ -231,7 +246,7 @@ Planner::~Planner() {
 bool Planner::resized() const { return state_ && state_->big && state_->big->resized; }
 
 int64_t Planner::max_usage(Time at, Time end) const {
-    if (!state_) return single_usage(at, end);
+    if (!state_) return max_usage_of(local_.data(), nlocal_, at, end);
     if (!state_->big) return state_->few_max_usage(at, end);
     return state_->big->tree.max_usage(at, end);
 }
@@ -246,7 +261,7 @@ Result<int64_t> Planner::avail_during(Time at, Time d) const {
 
 int64_t Planner::avail_at(Time at) const {
     if (at < 0 || at >= kPlannerEnd) return total_;
-    if (!state_) return total_ - single_usage(at, at + 1);
+    if (!state_) return total_ - usage_at(local_.data(), nlocal_, at);
     if (!state_->big) return total_ - state_->few_usage_at(at);
     if (state_->big->resized) return state_->big->resized->avail_at(at);
     return total_ - state_->big->tree.usage_at(at);
@@ -259,12 +274,12 @@ bool Planner::fits(Time at, Time d, int64_t amount) const {
 }
 
 const Span* Planner::span(SpanId id) const {
-    if (!state_) return has_single() && single_.id == id ? &single_ : nullptr;
+    if (!state_) return find_in(const_cast<Span*>(local_.data()), nlocal_, id);
     return state_->find(id);
 }
 
 size_t Planner::span_count() const {
-    if (!state_) return has_single() ? 1 : 0;
+    if (!state_) return nlocal_;
     return state_->span_count();
 }
 
@@ -274,12 +289,7 @@ size_t Planner::point_count() const {
 }
 
 std::vector<Time> Planner::points() const {
-    if (!state_) {
-        if (!has_single()) return {0};
-        const Span& only = single_;
-        if (only.start == 0) return {0, only.end};
-        return {0, only.start, only.end};
-    }
+    if (!state_) return points_of(local_.data(), nlocal_);
     if (!state_->big) return state_->few_points();
     return state_->big->resized ? state_->big->resized->points() : state_->big->tree.points();
 }
@@ -337,7 +347,7 @@ Result<Time> Planner::earliest(Time from, Time d, int64_t amount) const {
 void Planner::set_total(int64_t total) {
     count_release();
     const int64_t delta = total - total_;
-    if ((state_ || has_single()) && delta != 0) {
+    if ((state_ || nlocal_ > 0) && delta != 0) {
         materialize();
         if (!state_->big) state_->to_tree();
         State::Big& big = *state_->big;
@@ -377,8 +387,8 @@ Result<SpanId> Planner::add_span(Time at, Time d, int64_t amount) {
 SpanId Planner::add_checked_span(Time at, Time d, int64_t amount) {
     const SpanId id = next_id_++;
     const Span added{id, at, at + d, amount};
-    if (!state_ && !has_single()) {
-        single_ = added;
+    if (!state_ && nlocal_ < kLocal) {
+        local_[nlocal_++] = added;
         return id;
     }
     materialize();
@@ -400,8 +410,10 @@ SpanId Planner::add_checked_span(Time at, Time d, int64_t amount) {
 Status Planner::remove_span(SpanId id) {
     count_release();
     if (!state_) {
-        if (!has_single() || single_.id != id) return unknown_span(id);
-        single_ = Span{};
+        Span* found = find_in(local_.data(), nlocal_, id);
+        if (found == nullptr) return unknown_span(id);
+        std::copy(found + 1, local_.data() + nlocal_, found);  // ids stay in order
+        --nlocal_;
         return ok_status();
     }
     State& state = *state_;
@@ -431,7 +443,7 @@ Status Planner::remove_span(SpanId id) {
 }
 
 Status Planner::reduce_span(SpanId id, int64_t by) {
-    Span* found = state_ ? state_->find(id) : has_single() && single_.id == id ? &single_ : nullptr;
+    Span* found = state_ ? state_->find(id) : find_in(local_.data(), nlocal_, id);
     if (found == nullptr) return unknown_span(id);
     Span& reduced = *found;
     if (by < 0)

@@ -10,10 +10,11 @@
 //
 // Memory: there are hundreds of thousands of planners (one or two per graph
 // vertex) and most never get a span, so an empty planner allocates nothing;
-// one span is stored inline; up to eight in a small array beside it; the
+// two spans are stored inline; up to eight in a small array beside it; the
 // tree and the span table are created beyond that (planner.cc).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -125,21 +126,19 @@ private:
     int64_t max_usage(Time at, Time end) const;
     bool resized() const;
 
-    bool has_single() const { return single_.id != 0; }
-    int64_t single_usage(Time at, Time end) const {
-        return single_.start < end && at < single_.end ? single_.amount : 0;
-    }
 
     int64_t total_ = 0;
     SpanId next_id_ = 1;
-    // Single-span mode: while a planner holds exactly one span (and was
-    // never resized) the span lives here (id != 0) and state_ stays null.
-    // Most busy planners (a core, a node, their exclusivity checkers) hold
-    // one span, so a span there costs no allocation at all, and queries
-    // skip the tree walk. With more, state_ holds a few in an array, or a
-    // point tree (planner.cc).
-    Span single_{};
-    StatePtr state_;  // null while there are fewer than two spans
+    // Local mode: while a planner holds at most kLocal spans (and was
+    // never resized) they live here and state_ stays null. Most busy
+    // planners (a core, a node's exclusivity checker) hold their running
+    // job and perhaps the queue head's reservation, so those spans cost no
+    // allocation and no pointer to follow. With more, state_ holds a few in
+    // an array, or a point tree (planner.cc).
+    static constexpr uint32_t kLocal = 2;
+    std::array<Span, kLocal> local_{};
+    uint32_t nlocal_ = 0;
+    StatePtr state_;  // null while there are at most kLocal spans
 };
 
 }  // namespace rq
