@@ -88,7 +88,10 @@ bool ScoreSet::choose_best_k(SubsystemId s, TypeId t, int64_t k, const EGroupLes
     // Sort positions rather than the egroups themselves: the same
     // comparisons in the same order give the same permutation, with
     // 4-byte moves instead of whole candidates.
-    std::vector<uint32_t> order(e->groups.size());
+    // Scratch kept per thread: a walk chooses at every vertex it visits.
+    thread_local std::vector<uint32_t> order;
+    thread_local std::vector<int64_t> score;
+    order.resize(e->groups.size());
     for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
     // The multilevel policies compare bare scores: compare them from one
     // dense array, without two indirect calls per comparison (a tenth of
@@ -97,7 +100,7 @@ bool ScoreSet::choose_best_k(SubsystemId s, TypeId t, int64_t k, const EGroupLes
     using Compare = bool (*)(const EGroup&, const EGroup&);
     const Compare* plain = before.target<Compare>();
     if (plain != nullptr && (*plain == score_greater || *plain == score_less)) {
-        std::vector<int64_t> score(e->groups.size());
+        score.resize(e->groups.size());
         for (size_t i = 0; i < score.size(); ++i) score[i] = e->groups[i].score;
         if (*plain == score_greater)
             intro_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return score[a] > score[b]; });

@@ -107,19 +107,22 @@ public:
     const TypeEvals* find(SubsystemId s, TypeId t) const;
 
     // Iteration: subsystems in insertion order, types in interning order.
+    // Inline: a walk makes a score set per vertex it visits, with one
+    // subsystem and a type or two, and those were three allocations each.
     struct SubsystemEvals {
         SubsystemId subsystem;
-        std::vector<TypeEvals> types;  // sorted by type id
+        boost::container::small_vector<TypeEvals, 2> types;  // sorted by type id
     };
-    std::vector<SubsystemEvals>& subsystems() { return subsystems_; }
-    const std::vector<SubsystemEvals>& subsystems() const { return subsystems_; }
+    using Subsystems = boost::container::small_vector<SubsystemEvals, 1>;
+    Subsystems& subsystems() { return subsystems_; }
+    const Subsystems& subsystems() const { return subsystems_; }
 
     void clear();
 
 private:
     TypeEvals& slot(SubsystemId s, TypeId t);
 
-    std::vector<SubsystemEvals> subsystems_;
+    Subsystems subsystems_;
     bool choice_made_ = false;
 };
 
