@@ -116,10 +116,14 @@ bool ScoreSet::choose_best_k(SubsystemId s, TypeId t, int64_t k, const EGroupLes
                 !before(e->groups[order[i]], e->groups[order[i - 1]]))
                 ++t_ties;
     }
-    std::vector<EGroup> sorted;
+    // The sorted candidates go into a per-thread buffer that then trades
+    // places with the set's own (kept for the next choice, moved-from).
+    thread_local std::vector<EGroup> sorted;
+    sorted.clear();
     sorted.reserve(order.size());
     for (uint32_t i : order) sorted.push_back(std::move(e->groups[i]));
     e->groups.swap(sorted);
+    sorted.clear();
     int64_t covered = 0;
     size_t i = 0;
     while (i < e->groups.size() && covered < k) covered = saturating_add(covered, e->groups[i++].count);

@@ -405,6 +405,8 @@ private:
     int64_t reweight_time_ = 0;
     std::vector<int64_t> amounts_;  // upd(): a subtree span's amounts
     std::vector<std::pair<uint64_t, EdgeId>> sort_scratch_;  // sort_selected()
+    std::vector<EGroup> slot_scratch_;                       // dom_slot(): the packed slots
+    std::vector<size_t> slot_cursor_;                        // dom_slot(): per member type
     // Per source vertex, as of sort round `round`: how many of its
     // out-edges are selected and the last one's out-position.
     struct SelectedAt {

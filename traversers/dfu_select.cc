@@ -440,8 +440,10 @@ void DfuTraverser::dom_slot(VertexId u, const std::vector<JobResource>& shape, u
         k = std::min(k, fits);
     }
 
-    std::vector<EGroup> slots;
-    std::vector<size_t> cursor(shape.size(), 0);
+    std::vector<EGroup>& slots = slot_scratch_;  // kept between calls: one per visited node
+    slots.clear();
+    std::vector<size_t>& cursor = slot_cursor_;
+    cursor.assign(shape.size(), 0);
     for (int64_t i = 0; i < k; ++i) {
         EGroup g;
         g.score = 1;
@@ -466,6 +468,7 @@ void DfuTraverser::dom_slot(VertexId u, const std::vector<JobResource>& shape, u
         slots.push_back(std::move(g));
     }
     for (auto& g : slots) scores.add(dom, types::kSlot, std::move(g));
+    slots.clear();
 }
 
 void DfuTraverser::resolve(VertexId u, ScoreSet& scores, ScoreSet& parent) {
