@@ -235,7 +235,10 @@ private:
     using ChildTypes = boost::container::small_vector<ChildType, 4>;
     const ChildTypes& child_types(VertexId u);
     std::unordered_map<VertexId, ChildTypes> child_types_;
-    bool prune(VertexId u, const std::vector<JobResource>& resources, bool x_in);
+    // `avail_out`, when given, receives avail(u) once prune() read it (it
+    // stays the same for the rest of the selection: nothing changes the
+    // planners until the update walk).
+    bool prune(VertexId u, const std::vector<JobResource>& resources, bool x_in, int64_t* avail_out = nullptr);
     bool explore_down(VertexId u, SubsystemId s, const std::vector<JobResource>& list, bool pristine, bool x,
                       ScoreSet& scores, uint32_t multiplier);
     bool explore_aux(VertexId u, SubsystemId s, size_t slot, const std::vector<JobResource>& list,
@@ -364,7 +367,8 @@ private:
     std::unordered_map<VertexId, uint64_t> label_seq_;  // walk that last labelled a vertex
     // Vertices fresh_child_order() turned down: weights are never reset,
     // so it would again (a stale entry only costs the graph's index).
-    std::unordered_set<VertexId> not_fresh_;
+    // One byte per vertex: it is asked at every vertex a `first` walk enters.
+    std::vector<uint8_t> not_fresh_;
 
     // ordered selection
     bool exhaustive_select_ = false;

@@ -88,7 +88,8 @@ bool DfuTraverser::dom_dfv(VertexId u, const std::vector<JobResource>& resources
     ++preorder_;
     ++dfv_calls_;
     if (c.kind == Kind::kNone) return false;
-    if (prune(u, resources, x_in)) return false;
+    int64_t a = -1;  // avail(u), read by prune() when it got that far
+    if (prune(u, resources, x_in, &a)) return false;
     PolicyContext ctx{graph_, dominant()};
     if (!policy_.discover(ctx, u)) return false;
 
@@ -108,7 +109,7 @@ bool DfuTraverser::dom_dfv(VertexId u, const std::vector<JobResource>& resources
     }
     set_colour(0, u, kBlack);
 
-    int64_t a = avail(u);
+    if (a < 0) a = avail(u);
     if (a == 0) return false;
     if (!policy_.finish_vtx(ctx, u, resources, scores)) return false;
     resolve(u, scores, parent);
@@ -226,13 +227,15 @@ DfuTraverser::Classified& DfuTraverser::resource_or_none(Classified& c, const Jo
     return c;
 }
 
-bool DfuTraverser::prune(VertexId u, const std::vector<JobResource>& resources, bool x_in) {
+bool DfuTraverser::prune(VertexId u, const std::vector<JobResource>& resources, bool x_in, int64_t* avail_out) {
     if (!graph_.is_up(u) && kind_ != AllocKind::kSat) return true;
     TypeId type = graph_.type(u);
     if (jobspec_->constraint && (type == types::kNode || type == types::kStorageNode) &&
         !jobspec_->constraint->matches(graph_.name(u), graph_.rank(u), graph_.properties(u)))
         return true;
-    if (avail(u) == 0) return true;
+    int64_t available = avail(u);
+    if (avail_out != nullptr) *avail_out = available;
+    if (available == 0) return true;
     const VertexSchedule* record = store_.find(u);
     const SubtreePlan* plan = store_.subtree(u, 0);
     for (const JobResource& r : resources) {
@@ -366,8 +369,12 @@ bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<Job
 // strictly monotonic along the out-edges, that is the out-edge order or
 // its reverse, and no tree is needed.
 bool DfuTraverser::fresh_child_order(VertexId u, FreshOrder& order) {
-    if (!not_fresh_.empty() && not_fresh_.count(u)) return false;
-    auto refuse = [&] { return not_fresh_.insert(u), false; };
+    if (u < not_fresh_.size() && not_fresh_[u]) return false;
+    auto refuse = [&] {
+        if (not_fresh_.size() <= u) not_fresh_.resize(graph_.num_vertices() > u ? graph_.num_vertices() : u + 1u, 0);
+        not_fresh_[u] = 1;
+        return false;
+    };
     int64_t prev = 0;
     for (EdgeId e : graph_.out(u)) {
         if (order.size == FreshOrder::kMax || graph_.weight(e) != UINT64_MAX) return refuse();
