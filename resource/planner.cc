@@ -29,8 +29,19 @@ int64_t usage_at(const Span* spans, uint32_t n, Time t) {
     return usage;
 }
 // The usage changes only at span starts, so its maximum over [from, to)
-// is at `from` or at a start inside the window.
+// is at `from` or at a start inside the window. When the spans meeting
+// the window all cover one instant (the latest of their starts), the
+// maximum is their sum, found in one pass: the usual case, kept linear.
 int64_t max_usage_of(const Span* spans, uint32_t n, Time from, Time to) {
+    int64_t sum = 0;
+    Time latest_start = from, earliest_end = to;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (spans[i].start >= to || spans[i].end <= from) continue;
+        sum += spans[i].amount;
+        latest_start = std::max(latest_start, spans[i].start);
+        earliest_end = std::min(earliest_end, spans[i].end);
+    }
+    if (latest_start < earliest_end) return sum;
     int64_t most = usage_at(spans, n, from);
     for (uint32_t i = 0; i < n; ++i)
         if (spans[i].start > from && spans[i].start < to) most = std::max(most, usage_at(spans, n, spans[i].start));
@@ -61,7 +72,13 @@ Span* find_in(Span* spans, uint32_t n, SpanId id) {
 // two, and every scheduling pass of a replay adds and removes those spans
 // by the thousand (docs/performance.md "Replay on an Atlas-shaped
 // machine"): building a point tree for two spans and tearing it down
-// again cost more than the scans it saves. A few-mode planner answers
+// again cost more than the scans it saves. Sixteen, not eight: under
+// conservative backfill a core holds a reservation per queued job that
+// covers it, and a node's subtree plan a span per job on its cores; their
+// trees (nodes scattered in memory, a span table beside them) cost more
+// time and memory than a 16-span scan (docs/performance.md, same
+// section: conservative 0.81× the time and 41 MB instead of 53 MB, the
+// synthetic trace 0.87×; 32 was slower again). A few-mode planner answers
 // every query exactly as the tree does: its scheduled points are 0 and
 // every distinct start and end of a span (spec/planner.md §2).
 //
@@ -88,7 +105,7 @@ struct Planner::State {
             tree.add_reference(span.end, -span.amount);
         }
     };
-    static constexpr uint32_t kFewSpans = 8;
+    static constexpr uint32_t kFewSpans = 16;
 
     uint32_t nfew = 0;
     std::array<Span, kFewSpans> few{};
@@ -132,7 +149,7 @@ struct Planner::State {
 // Planners leave and re-enter few mode by the thousand in a busy replay
 // pass; recycling their states skips malloc's bin management (a quarter
 // of such a pass went to malloc and free). Per thread (the library's
-// sessions may live on different threads); at most kPooledStates (~17 MB,
+// sessions may live on different threads); at most kPooledStates (~35 MB,
 // though only ever as many as were live at once: a reservation of 4,096
 // cores frees two states per core).
 std::vector<Planner::State*>& Planner::state_pool() {

@@ -10,7 +10,7 @@
 //
 // Memory: there are hundreds of thousands of planners (one or two per graph
 // vertex) and most never get a span, so an empty planner allocates nothing;
-// two spans are stored inline; up to eight in a small array beside it; the
+// two spans are stored inline; up to sixteen in a small array beside it; the
 // tree and the span table are created beyond that (planner.cc).
 #pragma once
 
