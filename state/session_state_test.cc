@@ -401,7 +401,9 @@ TEST_P(StateRandom, ResumedSessionsPrintWhatTheUninterruptedOnePrints) {
         std::string queued = describe_queue(*session);
         int64_t nodes_up = session->graph->nodes_up;
         const std::string graph = graph_text(*session->graph);
-        if (config.rows_only) ASSERT_EQ("1", meta(file, "rows_exact")) << "after op " << op;
+        if (config.rows_only) {
+            ASSERT_EQ("1", meta(file, "rows_exact")) << "after op " << op;
+        }
         session = std::make_unique<Session>();
         Status resumed = testing::resume_file(*session, file);
         ASSERT_TRUE(resumed.ok()) << resumed.message();
