@@ -118,8 +118,7 @@ bool ScoreSet::choose_best_k(SubsystemId s, TypeId t, int64_t k, const EGroupLes
     }
     // The sorted candidates go into a per-thread buffer that then trades
     // places with the set's own (kept for the next choice, moved-from).
-    thread_local std::vector<EGroup> sorted;
-    sorted.clear();
+    thread_local std::vector<EGroup> sorted;  // empty between choices
     sorted.reserve(order.size());
     for (uint32_t i : order) sorted.push_back(std::move(e->groups[i]));
     e->groups.swap(sorted);

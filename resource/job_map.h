@@ -265,7 +265,6 @@ protected:
         return p;
     }
     void set_pointer(const void* p) { std::memcpy(buf_, &p, sizeof p); }
-    void set_inline(const Entry& e) { std::memcpy(buf_, &e, sizeof e); }
     const Entry* flat() const {
         return cap_ == kInline ? reinterpret_cast<const Entry*>(buf_) : heap_data();
     }

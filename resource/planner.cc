@@ -57,10 +57,21 @@ std::vector<Time> points_of(const Span* spans, uint32_t n) {
     points.erase(std::unique(points.begin(), points.end()), points.end());
     return points;
 }
-Span* find_in(Span* spans, uint32_t n, SpanId id) {
+// Span is Span or const Span.
+template <typename S>
+S* find_in(S* spans, uint32_t n, SpanId id) {
     for (uint32_t i = 0; i < n; ++i)
         if (spans[i].id == id) return &spans[i];
     return nullptr;
+}
+// Removes span `id` from the array, keeping the others in id order
+// (maybe_to_few and the tree agree); false if it is not there.
+bool erase_in(Span* spans, uint32_t& n, SpanId id) {
+    Span* found = find_in(spans, n, id);
+    if (found == nullptr) return false;
+    std::copy(found + 1, spans + n, found);
+    --n;
+    return true;
 }
 
 }  // namespace
@@ -291,7 +302,7 @@ bool Planner::fits(Time at, Time d, int64_t amount) const {
 }
 
 const Span* Planner::span(SpanId id) const {
-    if (!state_) return find_in(const_cast<Span*>(local_.data()), nlocal_, id);
+    if (!state_) return find_in(local_.data(), nlocal_, id);
     return state_->find(id);
 }
 
@@ -427,19 +438,11 @@ SpanId Planner::add_checked_span(Time at, Time d, int64_t amount) {
 Status Planner::remove_span(SpanId id) {
     count_release();
     if (!state_) {
-        Span* found = find_in(local_.data(), nlocal_, id);
-        if (found == nullptr) return unknown_span(id);
-        std::copy(found + 1, local_.data() + nlocal_, found);  // ids stay in order
-        --nlocal_;
-        return ok_status();
+        return erase_in(local_.data(), nlocal_, id) ? ok_status() : unknown_span(id);
     }
     State& state = *state_;
     if (!state.big) {
-        Span* found = state.find(id);
-        if (found == nullptr) return unknown_span(id);
-        // Keep the array in id order (maybe_to_few and the tree agree).
-        std::copy(found + 1, state.few.data() + state.nfew, found);
-        --state.nfew;
+        if (!erase_in(state.few.data(), state.nfew, id)) return unknown_span(id);
         maybe_demote();
         return ok_status();
     }

@@ -126,7 +126,6 @@ private:
     int64_t max_usage(Time at, Time end) const;
     bool resized() const;
 
-
     int64_t total_ = 0;
     SpanId next_id_ = 1;
     // Local mode: while a planner holds at most kLocal spans (and was

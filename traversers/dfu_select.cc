@@ -371,7 +371,7 @@ bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<Job
 bool DfuTraverser::fresh_child_order(VertexId u, FreshOrder& order) {
     if (u < not_fresh_.size() && not_fresh_[u]) return false;
     auto refuse = [&] {
-        if (not_fresh_.size() <= u) not_fresh_.resize(graph_.num_vertices() > u ? graph_.num_vertices() : u + 1u, 0);
+        if (not_fresh_.size() <= u) not_fresh_.resize(std::max<size_t>(graph_.num_vertices(), u + 1u), 0);
         not_fresh_[u] = 1;
         return false;
     };
@@ -447,7 +447,7 @@ void DfuTraverser::dom_slot(VertexId u, const std::vector<JobResource>& shape, u
         k = std::min(k, fits);
     }
 
-    std::vector<EGroup>& slots = slot_scratch_;  // kept between calls: one per visited node
+    std::vector<EGroup>& slots = slot_scratch_;  // kept between calls (one per visited node); emptied here
     slots.clear();
     std::vector<size_t>& cursor = slot_cursor_;
     cursor.assign(shape.size(), 0);
@@ -475,7 +475,6 @@ void DfuTraverser::dom_slot(VertexId u, const std::vector<JobResource>& shape, u
         slots.push_back(std::move(g));
     }
     for (auto& g : slots) scores.add(dom, types::kSlot, std::move(g));
-    slots.clear();
 }
 
 void DfuTraverser::resolve(VertexId u, ScoreSet& scores, ScoreSet& parent) {
