@@ -6,8 +6,10 @@
 #include "cli/json_output.h"
 #include "cli/options.h"
 #include "cli/repl.h"
+#include "utilities/memory.h"
 
 int main(int argc, char** argv) {
+    (void)rq::keep_freed_memory_for_reuse();  // a speed setting: without it everything still works
     std::vector<std::string> warnings;
     auto options = rq::parse_options(argc, argv, warnings);
     if (!options) {

@@ -1,5 +1,6 @@
 #include "utilities/memory.h"
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -34,6 +35,17 @@ uint64_t usable_memory_bytes() {
         if (limit > 0) best = best == 0 ? limit : std::min(best, limit);
     }
     return best;
+}
+
+bool keep_freed_memory_for_reuse() {
+#if defined(__GLIBC__)
+    // Setting any of these fixes all three (glibc's "dynamic mmap
+    // threshold" stops adapting), so the mmap threshold is set too, to
+    // the highest value glibc's adaptation reaches on 64-bit systems.
+    return mallopt(M_MMAP_THRESHOLD, kMmapBytes) == 1 && mallopt(M_TRIM_THRESHOLD, kKeptFreeBytes) == 1;
+#else
+    return false;
+#endif
 }
 
 }  // namespace rq
