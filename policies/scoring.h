@@ -77,6 +77,15 @@ struct TypeEvals {
 
 class ScoreSet {
 public:
+    ScoreSet() = default;
+    ScoreSet(const ScoreSet&) = default;
+    ScoreSet& operator=(const ScoreSet&) = default;
+    ScoreSet(ScoreSet&&) = default;
+    ScoreSet& operator=(ScoreSet&&) = default;
+    // Hands its candidate arrays to a per-thread spare list that add()
+    // takes from: a walk makes and drops a score set per vertex it visits.
+    ~ScoreSet();
+
     // Results a visited child hands to its parent (spec §4.1 step 13).
     int64_t avail = 0;
     int64_t score = 0;

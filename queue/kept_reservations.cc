@@ -24,7 +24,6 @@
 // spans: its update walk re-weights the edges it takes at now
 // (DfuTraverser::reweight_at_now).
 #include <algorithm>
-#include <unordered_map>
 
 #include "queue/simulator.h"
 
@@ -266,12 +265,22 @@ bool Simulator::same_walk_order(const QueueJob& job, VertexId u, uint32_t held_b
     // did, after the same children.
     auto tally = std::find_if(walk.tallies.begin(), walk.tallies.end(), [&](const auto& t) { return t.parent == u; });
     const bool any_order = !walk.tied && tally != walk.tallies.end();
-    std::unordered_map<EdgeId, const DfuTraverser::OrderStep*> visited;
+    // The steps at u by edge: a sorted scratch array (kept between calls)
+    // rather than a hash map built per call. An edge stepped twice keeps
+    // its first step, as emplace into a map did.
+    auto& visited = visited_steps_;
+    visited.clear();
     size_t wanted = 0;
     for (auto it = first; it != last; ++it) {
-        visited.emplace(it->edge, &*it);
+        visited.emplace_back(it->edge, &*it);
         if (it->ok) ++wanted;
     }
+    std::stable_sort(visited.begin(), visited.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    auto step_of = [&](EdgeId e) -> const DfuTraverser::OrderStep* {
+        auto at = std::lower_bound(visited.begin(), visited.end(), e,
+                                   [](const auto& v, EdgeId key) { return v.first < key; });
+        return at != visited.end() && at->first == e ? at->second : nullptr;
+    };
     auto next = first;  // in walk order: the next step that found something
     auto skip_vain = [&] {
         while (next != last && !next->ok) ++next;
@@ -283,9 +292,8 @@ bool Simulator::same_walk_order(const QueueJob& job, VertexId u, uint32_t held_b
     ResourceGraph& graph = traverser_.graph();
     for (const OrderedChild& child : graph.ordered_children(u)) {
         if (stops || (found == wanted && stopped && !any_order)) break;
-        auto step = visited.find(child.edge);
-        if (step != visited.end()) {
-            const DfuTraverser::OrderStep& s = *step->second;
+        if (const DfuTraverser::OrderStep* step = step_of(child.edge)) {
+            const DfuTraverser::OrderStep& s = *step;
             if (!s.ok) continue;  // visited in vain, and untouched since
             if (any_order) {
                 if (s.added < 0) return false;

@@ -208,6 +208,7 @@ private:
     bool same_walk_order(const QueueJob& job, VertexId u, uint32_t held_bits);
     bool surely_empty(VertexId v, const QueueJob& job) const;
     bool held_overlap(VertexId v, uint32_t held_bits, const QueueJob& job) const;
+    std::vector<std::pair<EdgeId, const DfuTraverser::OrderStep*>> visited_steps_;  // same_walk_order's scratch
     std::vector<uint32_t> read_mask_, hold_mask_;
     uint32_t slots_used_ = 0;
     std::array<int64_t, 32> slot_job_{};  // the job whose proof holds each slot

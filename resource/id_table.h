@@ -194,8 +194,16 @@ public:
         ids_[i] = ~id;  // dead: negative, and ~ keeps the order
         --live_;
         if (live_ == 0) {
-            std::vector<int64_t>().swap(ids_);
-            std::vector<int64_t>().swap(values_);
+            // Small arrays are kept for the next row: a node's subtree
+            // plan empties and refills at every replay pass that re-makes
+            // a reservation on it (docs/performance.md "Third round").
+            if (ids_.capacity() > kKeptWhenEmpty) {
+                std::vector<int64_t>().swap(ids_);
+                std::vector<int64_t>().swap(values_);
+            } else {
+                ids_.clear();
+                values_.clear();
+            }
         } else if (ids_.size() - live_ > live_ && ids_.size() > 16) {
             compact();
         }
@@ -215,6 +223,7 @@ public:
 
 private:
     static constexpr size_t kNone = id_table_detail::kNone;
+    static constexpr size_t kKeptWhenEmpty = 8;  // rows
 
     int64_t* row(size_t i) {
         static int64_t empty_row;  // what a width-0 row points to

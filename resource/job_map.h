@@ -5,7 +5,8 @@
 // per core), and a std::map costs 48 bytes empty plus a 48-byte heap node
 // per entry. Here a small table is one sorted array (16 bytes an entry for
 // a map, 8 for a set) and two entries are kept inline, so a table of at
-// most two jobs allocates nothing (a map takes 40 bytes, a set 24). A table that grows past
+// most two jobs allocates nothing (a map takes 40 bytes, a set 24); one
+// that grew past two keeps its heap array until it is empty again. A table that grows past
 // kFlatMax entries (the root and the upper levels hold one entry per
 // running job) moves into a chunked sorted sequence (see Chunked) so that
 // insert and erase never move more than a chunk — a big flat vector would
@@ -237,13 +238,15 @@ public:
         if (it == flat_end() || key_of(*it) != k) return 0;
         std::copy(it + 1, flat_end(), it);
         --size_;
-        if (size_ <= kInline && cap_ > kInline) {  // back to inline storage
-            Entry* heap = heap_data();
-            Entry keep[kInline] = {};
-            std::copy(heap, heap + size_, keep);
-            delete[] heap;
+        // Back to inline storage only once empty: a core that holds a
+        // running job and two reservations moves between two and three
+        // entries at every replay pass, and going inline at two made that
+        // a heap array allocated and freed each time (docs/performance.md
+        // "Third round"). The array held meanwhile is at most kFlatMax
+        // entries, and only while the vertex has a job.
+        if (size_ == 0 && cap_ > kInline) {
+            delete[] heap_data();
             cap_ = kInline;
-            std::memcpy(buf_, keep, sizeof keep);
         }
         return 1;
     }

@@ -85,11 +85,19 @@ TEST(JobMap, TwoJobsLiveInlineAndSmallTablesAreSmall) {
     EXPECT_EQ(t.size(), 2u);
     EXPECT_EQ(t.begin()->first, 3);
     EXPECT_EQ(t.at(5), 9);
-    t[8] = 1;  // to the heap and back inline
+    t[8] = 1;  // to the heap, which it keeps until empty
     EXPECT_EQ(t.erase(3), 1u);
     EXPECT_EQ(t.at(5), 9);
     EXPECT_EQ(t.at(8), 1);
     EXPECT_EQ(t.size(), 2u);
+    t[3] = 7;  // the third entry again, and down to none
+    EXPECT_EQ(t.size(), 3u);
+    for (int64_t k : {8, 3, 5}) EXPECT_EQ(t.erase(k), 1u);
+    EXPECT_TRUE(t.empty());
+    EXPECT_EQ(t.begin(), t.end());
+    t[4] = 2;  // inline again
+    EXPECT_EQ(t.at(4), 2);
+    EXPECT_EQ(t.size(), 1u);
 }
 
 TEST(IdTable, MatchesStdMapWithIncreasingIds) {

@@ -6,6 +6,8 @@
 // (dfu_slot_below.cc), which must stop at the same child.
 #pragma once
 
+#include <boost/container/small_vector.hpp>
+
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -74,7 +76,10 @@ private:
         Shares shares;
         bool satisfied = false;
     };
-    std::vector<Tally> tallies_;
+    // Inline: a walk makes one per vertex whose children it walks, and a
+    // request lists one or two types (a heap vector was a tenth of a busy
+    // replay's allocations, docs/performance.md "Third round").
+    boost::container::small_vector<Tally, 2> tallies_;
 };
 
 }  // namespace rq
