@@ -414,6 +414,7 @@ public:
         EdgeList(EdgeId head, const std::vector<EdgeId>* next) : head_(head), next_(next) {}
         iterator begin() const { return {head_, next_}; }
         iterator end() const { return {kNoEdge, next_}; }
+        bool empty() const { return head_ == kNoEdge; }
 
     private:
         EdgeId head_;

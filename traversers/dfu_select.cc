@@ -99,7 +99,9 @@ bool DfuTraverser::dom_dfv(VertexId u, const std::vector<JobResource>& resources
         dom_or_slot(u, *c.next, c.nslots, scores);
     } else if (c.kind == Kind::kSlot) {
         dom_slot(u, *c.next, c.nslots, scores, c.below, c.owned);
-    } else {
+    } else if (!graph_.out(u).empty()) {
+        // A leaf (a core) has nothing to explore: skipping the call changes
+        // no result, and the walk visits one per unit a job asks for.
         for (size_t slot = 0; slot < subsystems_.size(); ++slot) {
             if (slot == 0)
                 explore_down(u, subsystems_[0], *c.next, c.pristine, x_in, scores, 1);
