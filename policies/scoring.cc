@@ -45,6 +45,10 @@ namespace {
 // set's first add(): one array a visited vertex was a fifth of a busy
 // replay's allocations (docs/performance.md "Third round"). Bounded in
 // number and in the size of what it keeps.
+// A vertex's children come by the dozen (cores of a socket): a set's first
+// array holds 8 rather than growing 1, 2, 4, 8 (EGroups copy, not move, on
+// growth); the spare list keeps arrays of that size up to kSpareCapacity.
+constexpr size_t kFirstGroups = 8;
 constexpr size_t kSpareArrays = 64;
 constexpr size_t kSpareCapacity = 64;
 thread_local std::vector<std::vector<EGroup>> t_spare;
@@ -55,7 +59,7 @@ ScoreSet::~ScoreSet() {
     for (auto& sub : subsystems_) {
         for (auto& evals : sub.types) {
             size_t cap = evals.groups.capacity();
-            if (cap < 8 || cap > kSpareCapacity || t_spare.size() >= kSpareArrays) continue;
+            if (cap < kFirstGroups || cap > kSpareCapacity || t_spare.size() >= kSpareArrays) continue;
             evals.groups.clear();
             t_spare.push_back(std::move(evals.groups));
         }
@@ -66,14 +70,12 @@ void ScoreSet::add(SubsystemId s, TypeId t, EGroup group) {
     TypeEvals& evals = slot(s, t);
     if (group.qualified()) evals.qualified = saturating_add(evals.qualified, group.count);
     evals.total = saturating_add(evals.total, group.count);
-    // A vertex's children come by the dozen (cores of a socket): start at
-    // 8 rather than grow 1, 2, 4, 8 (EGroups copy, not move, on growth).
     if (evals.groups.capacity() == 0) {
         if (!t_spare.empty()) {
             evals.groups = std::move(t_spare.back());
             t_spare.pop_back();
         } else {
-            evals.groups.reserve(8);
+            evals.groups.reserve(kFirstGroups);
         }
     }
     evals.groups.push_back(std::move(group));

@@ -6,11 +6,12 @@
 // per entry. Here a small table is one sorted array (16 bytes an entry for
 // a map, 8 for a set) and two entries are kept inline, so a table of at
 // most two jobs allocates nothing (a map takes 40 bytes, a set 24); one
-// that grew past two keeps its heap array until it is empty again. A table that grows past
-// kFlatMax entries (the root and the upper levels hold one entry per
-// running job) moves into a chunked sorted sequence (see Chunked) so that
-// insert and erase never move more than a chunk — a big flat vector would
-// make every erase O(n) — and moves back once it is small again. Iteration is in ascending job order either way.
+// that grew past two keeps its heap array until it is empty again. A
+// table that grows past kFlatMax entries (the root and the upper levels
+// hold one entry per running job) moves into a chunked sorted sequence
+// (see Chunked) so that insert and erase never move more than a chunk — a
+// big flat vector would make every erase O(n) — and moves back once it is
+// small again. Iteration is in ascending job order either way.
 #pragma once
 
 #include <algorithm>
