@@ -146,7 +146,7 @@ Result<bool> DfuTraverser::partial_cancel(JobId jobid, const std::string& reader
             if (record != nullptr && !jv->exclusive && record->tags.count(jobid) != 0 &&
                 record->allocations.count(jobid) == 0 && record->reservations.count(jobid) == 0)
                 continue;
-            if (record == nullptr || record->x_spans.count(jobid) == 0)
+            if (record == nullptr || !has_exclusivity(*u, *record, jobid))
                 return partial_error("partial_cancel: no exclusivity span of job " + std::to_string(jobid) +
                                      " on " + std::string(graph_.name(*u)) + ".\n");
             if (record->allocations.count(jobid) == 0)

@@ -37,6 +37,26 @@ void DfuTraverser::reweight_at_now(const std::vector<EdgeId>& edges) {
     for (EdgeId e : edges) reweight(e, now_);
 }
 
+// The exclusivity checker of a vertex counts every job touching it, for
+// prune()'s exclusive test (traversal.md §5). On a leaf of size 1 a job
+// that holds it exclusively also holds its whole own planner over the same
+// window, and prune() turns the vertex away on that planner (nothing
+// free) before it reads the checker; find's free-at test reads both. So
+// the checker span would say nothing the own span does not, and is not
+// written: a core's update and release touch one planner and one job
+// table less. Only leaves: a partial cancel drops ancestors' checker spans
+// while their own spans stay, and the root's span gives a job its window
+// (state/job_r.cc). has_exclusivity() reads both.
+bool DfuTraverser::own_span_stands_for_exclusivity(VertexId u, int64_t needs) const {
+    return needs == 1 && graph_.size(u) == 1 && graph_.out(u).empty() && u != graph_.root(dominant());
+}
+
+bool DfuTraverser::has_exclusivity(VertexId u, const VertexSchedule& record, JobId jobid) const {
+    if (record.x_spans.count(jobid) != 0) return true;
+    return own_span_stands_for_exclusivity(u, 1) &&
+           (record.allocations.count(jobid) != 0 || record.reservations.count(jobid) != 0);
+}
+
 int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool parent_excl,
                           TypeCounts& out) {
     bool mod = shadow || is_exclusive_type(graph_.type(u));
@@ -81,6 +101,7 @@ int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool p
 
     const PruneSpec& spec = specs_.front();
     VertexSchedule* found = nullptr;  // u's record, once looked up
+    bool own_is_exclusivity = false;  // see own_span_stands_for_exclusivity()
     if (kind_ == AllocKind::kNoAlloc) {
         if (x) ++n;
     } else {
@@ -92,18 +113,22 @@ int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool p
                 if (!span.ok()) {
                     message_ += "update: can't add a span to " + std::string(graph_.name(u)) + ": " +
                                 span.message() + "\n";
-                } else if (kind_ == AllocKind::kOrElse) {
-                    record.reservations[jobid_] = *span;
                 } else {
-                    record.allocations[jobid_] = *span;
+                    if (kind_ == AllocKind::kOrElse)
+                        record.reservations[jobid_] = *span;
+                    else
+                        record.allocations[jobid_] = *span;
+                    own_is_exclusivity = own_span_stands_for_exclusivity(u, needs);
                 }
             }
         }
         if (n > 0) {
             VertexSchedule& record = found ? *found : *(found = &store_.get(u, graph_.size(u)));
             record.tags.insert(jobid_);
-            auto xspan = record.x_checker.add_span(at_, duration_, 1);
-            if (xspan.ok()) record.x_spans[jobid_] = *xspan;
+            if (!own_is_exclusivity) {
+                auto xspan = record.x_checker.add_span(at_, duration_, 1);
+                if (xspan.ok()) record.x_spans[jobid_] = *xspan;
+            }
             SubtreePlan* plan = store_.subtree(u, 0);
             if (plan != nullptr && !below.empty()) {
                 std::vector<int64_t>& amounts = amounts_;  // used before any other upd() call
