@@ -49,7 +49,10 @@ struct VertexSchedule {
     explicit VertexSchedule(int64_t size) : plan(size), x_checker(kCheckerCapacity) {}
 
     Planner plan;                          // capacity = vertex size
-    Planner x_checker;                     // capacity 2^30
+    // Capacity 2^30: one unit per job touching the vertex, except a leaf of
+    // size 1 held exclusively, whose own span stands for it
+    // (DfuTraverser::own_span_stands_for_exclusivity).
+    Planner x_checker;
     JobMap<SpanId> allocations;   // exclusive spans at time 0
     JobMap<SpanId> reservations;  // exclusive spans in the future
     JobMap<SpanId> x_spans;       // exclusivity-checker spans
