@@ -114,20 +114,7 @@ TEST(Dfu, CancelRestoresTheInitialState) {
     for (JobId j : jobs) EXPECT_TRUE(m.traverser->cancel(j).ok());
     // Planners are back to their totals with no spans; the records that
     // were created stay but hold nothing.
-    Matcher fresh(machine_recipe(2, 2, 2, 2), "high");
-    for (VertexId v = 0; v < m.graph.num_vertices(); ++v) {
-        if (const VertexSchedule* r = m.store.find(v)) {
-            EXPECT_EQ(r->plan.span_count(), 0u);
-            EXPECT_EQ(r->x_checker.span_count(), 0u);
-            EXPECT_TRUE(r->tags.empty());
-            EXPECT_TRUE(r->allocations.empty());
-            EXPECT_TRUE(r->reservations.empty());
-        }
-        if (const SubtreePlan* p = m.store.subtree(v, 0)) {
-            EXPECT_EQ(p->plan.span_count(), 0u);
-            EXPECT_TRUE(p->job2span.empty());
-        }
-    }
+    m.expect_nothing_held();
     EXPECT_EQ(m.traverser->cancel(jobs[0]).ok(), true);  // nothing left: the scan finds nothing
 }
 

@@ -115,6 +115,25 @@ struct Matcher {
         return text.str();
     }
 
+    // Every record and subtree plan holds nothing: no span, job table entry
+    // or tag (the records a match created stay, empty).
+    void expect_nothing_held() const {
+        for (VertexId v = 0; v < graph.num_vertices(); ++v) {
+            if (const VertexSchedule* r = store.find(v)) {
+                EXPECT_EQ(r->plan.span_count(), 0u) << graph.name(v);
+                EXPECT_EQ(r->x_checker.span_count(), 0u) << graph.name(v);
+                EXPECT_TRUE(r->x_spans.empty()) << graph.name(v);
+                EXPECT_TRUE(r->tags.empty()) << graph.name(v);
+                EXPECT_TRUE(r->allocations.empty()) << graph.name(v);
+                EXPECT_TRUE(r->reservations.empty()) << graph.name(v);
+            }
+            if (const SubtreePlan* p = store.subtree(v, 0)) {
+                EXPECT_EQ(p->plan.span_count(), 0u) << graph.name(v);
+                EXPECT_TRUE(p->job2span.empty()) << graph.name(v);
+            }
+        }
+    }
+
     // The names of the exclusively allocated vertices of the last output.
     static std::vector<std::string> exclusive_names(const std::string& text) {
         std::vector<std::string> names;
