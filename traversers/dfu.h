@@ -343,9 +343,10 @@ private:
     // nothing exclusive was selected.
     bool update(JobId jobid, MatchWriter& writer, bool full);
     int64_t upd(VertexId u, int64_t needs, bool x, bool shadow, bool parent_excl, TypeCounts& out);
-    // Whether u's own span of `needs` units stands for the job's
-    // exclusivity-checker span, which is then not written (dfu_update.cc).
-    bool own_span_stands_for_exclusivity(VertexId u, int64_t needs) const;
+    // Whether u's own span, when it holds u's one unit, stands for the
+    // job's exclusivity-checker span, which is then not written
+    // (dfu_update.cc).
+    bool own_span_stands_for_exclusivity(VertexId u) const;
     // Whether `jobid` holds u's exclusivity: a checker span, or the own
     // span that stands for it.
     bool has_exclusivity(VertexId u, const VertexSchedule& record, JobId jobid) const;

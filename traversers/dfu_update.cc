@@ -47,13 +47,15 @@ void DfuTraverser::reweight_at_now(const std::vector<EdgeId>& edges) {
 // table less. Only leaves: a partial cancel drops ancestors' checker spans
 // while their own spans stay, and the root's span gives a job its window
 // (state/job_r.cc). has_exclusivity() reads both.
-bool DfuTraverser::own_span_stands_for_exclusivity(VertexId u, int64_t needs) const {
-    return needs == 1 && graph_.size(u) == 1 && graph_.out(u).empty() && u != graph_.root(dominant());
+// Of a vertex whose own span holds its one unit (needs == 1, checked where
+// the span is written).
+bool DfuTraverser::own_span_stands_for_exclusivity(VertexId u) const {
+    return graph_.size(u) == 1 && graph_.out(u).empty() && u != graph_.root(dominant());
 }
 
 bool DfuTraverser::has_exclusivity(VertexId u, const VertexSchedule& record, JobId jobid) const {
     if (record.x_spans.count(jobid) != 0) return true;
-    return own_span_stands_for_exclusivity(u, 1) &&
+    return own_span_stands_for_exclusivity(u) &&
            (record.allocations.count(jobid) != 0 || record.reservations.count(jobid) != 0);
 }
 
@@ -118,7 +120,7 @@ int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool p
                         record.reservations[jobid_] = *span;
                     else
                         record.allocations[jobid_] = *span;
-                    own_is_exclusivity = own_span_stands_for_exclusivity(u, needs);
+                    own_is_exclusivity = needs == 1 && own_span_stands_for_exclusivity(u);
                 }
             }
         }

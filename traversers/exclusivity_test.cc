@@ -5,6 +5,7 @@
 // another job touches; find's free-at test) is unchanged.
 #include <gtest/gtest.h>
 
+#include "traversers/find.h"
 #include "traversers/test_fixture.h"
 
 namespace rq {
@@ -38,6 +39,28 @@ TEST(Exclusivity, AnExclusivelyHeldCoreKeepsOnlyItsOwnSpan) {
     }
     EXPECT_EQ(held_cores, 1);
     EXPECT_EQ(touched_inner, 4);
+}
+
+TEST(Exclusivity, FindFreeAtStillSeesAHeldCore) {
+    // One socket of two cores; job 1 holds core0 over [0, 100).
+    Matcher m(machine_recipe(1, 1, 1, 2), "low");
+    MatchResult r;
+    m.match(cores(1, 100), MatchOp::kAllocate, &r);
+    ASSERT_TRUE(r.ok());
+    auto during = FindExpression::parse("free-at=50");
+    auto after = FindExpression::parse("free-at=100");
+    ASSERT_TRUE(during.ok() && after.ok());
+    int held = 0;
+    for (VertexId v = 0; v < m.graph.num_vertices(); ++v) {
+        if (!is_leaf(m, v)) continue;
+        const VertexSchedule* record = m.store.find(v);
+        bool taken = record != nullptr && record->allocations.count(1) != 0;
+        held += taken ? 1 : 0;
+        FindTarget target{m.graph, m.store, v, {}};
+        EXPECT_EQ(during->evaluate(target), !taken) << m.graph.name(v);
+        EXPECT_TRUE(after->evaluate(target)) << m.graph.name(v);
+    }
+    EXPECT_EQ(held, 1);
 }
 
 TEST(Exclusivity, AHeldCoreIsRefusedNowAndReservedAfterItsEnd) {
