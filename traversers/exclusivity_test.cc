@@ -41,12 +41,19 @@ TEST(Exclusivity, AnExclusivelyHeldCoreKeepsOnlyItsOwnSpan) {
     EXPECT_EQ(touched_inner, 4);
 }
 
-TEST(Exclusivity, FindFreeAtStillSeesAHeldCore) {
-    // One socket of two cores; job 1 holds core0 over [0, 100).
-    Matcher m(machine_recipe(1, 1, 1, 2), "low");
+// One node with one socket of two cores; job 1 holds one core over
+// [0, 100).
+class OneCoreHeld : public ::testing::Test {
+protected:
+    void SetUp() override {
+        m.match(cores(1, 100), MatchOp::kAllocate, &r);
+        ASSERT_TRUE(r.ok());
+    }
+    Matcher m{machine_recipe(1, 1, 1, 2), "low"};
     MatchResult r;
-    m.match(cores(1, 100), MatchOp::kAllocate, &r);
-    ASSERT_TRUE(r.ok());
+};
+
+TEST_F(OneCoreHeld, FindFreeAtStillSeesIt) {
     auto during = FindExpression::parse("free-at=50");
     auto after = FindExpression::parse("free-at=100");
     ASSERT_TRUE(during.ok() && after.ok());
@@ -63,14 +70,9 @@ TEST(Exclusivity, FindFreeAtStillSeesAHeldCore) {
     EXPECT_EQ(held, 1);
 }
 
-TEST(Exclusivity, AHeldCoreIsRefusedNowAndReservedAfterItsEnd) {
-    // One node of two cores: job 1 holds one core for 100 s, so a job
-    // asking for the whole node exclusively (node_cores(2): node, socket
-    // and both cores) cannot start now, and is reserved at 100.
-    Matcher m(machine_recipe(1, 1, 1, 2), "low");
-    MatchResult r;
-    m.match(cores(1, 100), MatchOp::kAllocate, &r);
-    ASSERT_TRUE(r.ok());
+TEST_F(OneCoreHeld, IsRefusedNowAndReservedAfterItsEnd) {
+    // A job asking for the whole node exclusively (node_cores(2): node,
+    // socket and both cores) cannot start now, and is reserved at 100.
     m.match(node_cores(2), MatchOp::kAllocate, &r);
     EXPECT_EQ(r.code, Errc::kBusy);
     m.match(node_cores(2), MatchOp::kAllocateOrElseReserve, &r);
