@@ -5,7 +5,8 @@
 // of the state), under easy, hybrid and conservative, with early ends
 // inside and outside reservation windows, kills, priorities and cancels of
 // pending and reserved jobs. Every start time and every event line must
-// be identical, and the passes must really keep reservations.
+// be identical, and the passes must really keep reservations and skip
+// the selections that surely fail.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -78,7 +79,7 @@ TEST(QueueKeptReservations, StartTimesAndEventsMatchTheExhaustiveRecomputation) 
     const char* queue_policies[] = {"easy", "hybrid", "conservative"};
     std::mt19937_64 rng(26);
     const int workloads = 400 / rq::kSanitizedWorkloadDivisor;
-    uint64_t kept = 0;
+    uint64_t kept = 0, short_selections = 0;
     int compared = 0;
     for (int w = 0; w < workloads && !::testing::Test::HasFailure(); ++w) {
         // Small clusters crowd every node; wider ones let a changed child
@@ -89,12 +90,16 @@ TEST(QueueKeptReservations, StartTimesAndEventsMatchTheExhaustiveRecomputation) 
         int64_t depth = w % 4 == 0 ? 0 : 32;
         for (const char* qp : queue_policies) {
             std::string what = "workload " + std::to_string(w) + " " + qp + " depth " + std::to_string(depth);
-            kept += testing::compare_with_oracle(nodes, qp, depth, 3, what, [&](Harness& h) { return drive(h, work); }).kept;
+            auto counts = testing::compare_with_oracle(nodes, qp, depth, 3, what, [&](Harness& h) { return drive(h, work); });
+            kept += counts.kept;
+            short_selections += counts.short_selections;
             ++compared;
         }
     }
     EXPECT_EQ(compared, workloads * 3);
     EXPECT_GT(kept, uint64_t(workloads));  // passes really keep reservations
+    // and really skip selections that surely fail (DfuTraverser::surely_short)
+    EXPECT_GT(short_selections, uint64_t(workloads));
 }
 
 }  // namespace

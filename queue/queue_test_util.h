@@ -94,7 +94,7 @@ struct Harness {
 // times; both must agree, event lines included. Returns the fast
 // simulator's (reused tries, kept reservations).
 struct FastPathCounts {
-    uint64_t reused = 0, kept = 0;
+    uint64_t reused = 0, kept = 0, short_selections = 0;
 };
 template <class Run>
 FastPathCounts compare_with_oracle(int nodes, const char* queue_policy, int64_t queue_depth,
@@ -106,7 +106,8 @@ FastPathCounts compare_with_oracle(int nodes, const char* queue_policy, int64_t 
     EXPECT_EQ(a, b) << what;
     EXPECT_EQ(oracle.lines.str(), fast.lines.str()) << what;
     EXPECT_EQ(oracle.sim.kept_reservations(), 0u) << what;
-    return {fast.sim.reused_tries(), fast.sim.kept_reservations()};
+    EXPECT_EQ(oracle.matcher.traverser->short_selections(), 0u) << what;
+    return {fast.sim.reused_tries(), fast.sim.kept_reservations(), fast.matcher.traverser->short_selections()};
 }
 
 }  // namespace rq::queue::testing

@@ -208,7 +208,10 @@ void Simulator::pass() {
     pass_due_ = false;
     ++passes_;
     traverser_.set_now(now_);
-    if (owns_traverser_ && !walk_cancel_) traverser_.set_span_ends(&span_ends_);
+    if (owns_traverser_ && !walk_cancel_) {
+        traverser_.set_span_ends(&span_ends_);
+        traverser_.set_skip_short_walks(true);  // a match's message is never read here
+    }
     bool reuse = reuse_now();
     // Reservations are recomputed from scratch (docs/queue.md "A pass"): cancel them all
     // (unless they are kept, see reuse_now() and kept_reservations.cc).
@@ -256,6 +259,7 @@ void Simulator::pass() {
     reusable_ = owns_traverser_ && !changed_after;
     traverser_.clear_message();
     traverser_.set_span_ends(nullptr);
+    traverser_.set_skip_short_walks(false);
     // A plain `match` keeps the reference's time-0 behaviour.
     traverser_.set_now(0);
 }

@@ -100,6 +100,11 @@ public:
     // gains spans, so a selection that failed at t fails there too.
     // nullptr (the default): try every scheduled point after t.
     void set_span_ends(const std::multiset<int64_t>* ends) { span_ends_ = ends; }
+    // Optional, for a caller that reads only a match's result code and
+    // clears the message (the queue simulator): a selection that surely
+    // fails is not walked (surely_short(), dfu_run.cc). Off (the default):
+    // every selection is walked, so its messages are the reference's.
+    void set_skip_short_walks(bool on) { skip_short_walks_ = on; }
 
     // Kept reservations (queue/, docs/queue.md "Kept reservations"): with
     // tracking on, run() lists every vertex whose child order (its
@@ -168,6 +173,8 @@ public:
     uint64_t postorder() const { return postorder_; }
     // How many selections the ordered walk decided (tests, benchmarks).
     uint64_t ordered_selections() const { return ordered_selections_; }
+    // Selections not walked because surely_short() proved they fail.
+    uint64_t short_selections() const { return short_selections_; }
 
     // Messages the last run accumulated (printed after a failed match).
     const std::string& message() const { return message_; }
@@ -197,6 +204,14 @@ private:
     Errc feasible(const Jobspec& jobspec, MatchOp op) const;
     Errc schedule(Jobspec& jobspec, MatchOp op, int64_t& at);
     Errc probe_far_future(Jobspec& jobspec);
+    // A selection at `at` surely fails: the root's children hold too few
+    // free units over the window (see set_skip_short_walks()).
+    bool surely_short(int64_t at) const;
+    int64_t free_units_bound(VertexId v, TypeId t, int64_t at, int levels, int64_t cap) const;
+    // How far below the root surely_short() looks: racks, nodes, sockets.
+    static constexpr int kShortLevels = 3;
+    // select_jobspec() unless surely_short() says it fails.
+    Errc select_unless_short(Jobspec& jobspec, int64_t at);
     // One selection attempt for the whole request at `at`: select() on the
     // jobspec's resources, or select_xor_variants() with -T flexible.
     Errc select_jobspec(Jobspec& jobspec, int64_t at);
@@ -380,6 +395,7 @@ private:
     // ordered selection
     bool exhaustive_select_ = false;
     uint64_t ordered_selections_ = 0;
+    uint64_t short_selections_ = 0;
     bool ids_positive_ = true;  // every id >= -1 (see select_order.h)
     std::unique_ptr<IdOrderIndex> id_index_;  // built for the last requested type
     std::vector<std::vector<TypeId>> tracked_below_;  // spec types_for(), per type
@@ -403,6 +419,7 @@ private:
     int64_t at_ = 0;
     int64_t now_ = 0;  // set_now()
     const std::multiset<int64_t>* span_ends_ = nullptr;  // set_span_ends()
+    bool skip_short_walks_ = false;                       // set_skip_short_walks()
     int64_t duration_ = 0;
     AllocKind kind_ = AllocKind::kAlloc;
     bool x_root_ = false;

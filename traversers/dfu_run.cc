@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "traversers/dfu.h"
+#include "utilities/saturating.h"
 
 namespace rq {
 
@@ -65,6 +66,65 @@ Errc DfuTraverser::select_jobspec(Jobspec& jobspec, int64_t at) {
     return xor_variants_ ? select_xor_variants(at) : select(jobspec.resources, at);
 }
 
+// A necessary condition finer than the root's aggregate. A unit a walk
+// takes is free over the whole window, so below any vertex v there are at
+// most F(v) such units, F(v) = the least free units of v's subtree plan
+// over the window; and also at most the sum of F over v's children. The
+// root's aggregate alone misses what the sum sees when free units change
+// hands inside the window (a reservation starting on cores free now while
+// a running job's cores come free: a busy queue with reservations). A
+// vertex below two parents counts twice, which only loosens the bound.
+bool DfuTraverser::surely_short(int64_t at) const {
+    VertexId root = graph_.root(dominant());
+    const SubtreePlan* top = store_.subtree(root, 0);
+    if (top == nullptr || flexible_ || xor_variants_) return false;
+    for (size_t i = 0; i < top->plan.size(); ++i) {
+        TypeId t = top->plan.type(i);
+        int64_t need = totals_lookup(t);
+        if (need <= 0) continue;
+        // The sum below the root's children (the root's own aggregate is
+        // the walk's first test anyway).
+        int64_t sum = 0;
+        for (EdgeId e : graph_.out(root)) {
+            if (graph_.subsystem(e) != dominant()) continue;
+            VertexId c = graph_.target(e);
+            if (graph_.type(c) == t) return false;  // its own unit is in no plan of its own
+            sum = saturating_add(sum, free_units_bound(c, t, at, kShortLevels - 1, need - sum));
+            if (sum >= need) break;
+        }
+        if (sum < need) return true;
+    }
+    return false;
+}
+
+// At most `cap`: an upper bound on the units of type t strictly below v
+// that are free over [at, at + duration_), looking `levels` levels down.
+// What the plans do not tell counts as plenty (cap).
+int64_t DfuTraverser::free_units_bound(VertexId v, TypeId t, int64_t at, int levels, int64_t cap) const {
+    const SubtreePlan* plan = store_.subtree(v, 0);
+    if (plan == nullptr) return graph_.is_leaf(v) ? 0 : cap;
+    int64_t j = plan->plan.index_of(t);
+    if (j < 0) return cap;
+    auto free = plan->plan.planner(static_cast<size_t>(j)).avail_during(at, duration_);
+    if (!free.ok()) return cap;
+    int64_t bound = std::min(*free, cap);
+    if (levels == 0 || bound == 0) return bound;
+    int64_t sum = 0;
+    for (EdgeId e : graph_.out(v)) {
+        if (graph_.subsystem(e) != dominant()) continue;
+        VertexId c = graph_.target(e);
+        if (graph_.type(c) == t) return bound;  // its own unit is in no plan of its own
+        sum = saturating_add(sum, free_units_bound(c, t, at, levels - 1, bound - sum));
+        if (sum >= bound) return bound;
+    }
+    return sum;
+}
+
+Errc DfuTraverser::select_unless_short(Jobspec& jobspec, int64_t at) {
+    if (skip_short_walks_ && surely_short(at)) return ++short_selections_, Errc::kBusy;
+    return select_jobspec(jobspec, at);
+}
+
 Errc DfuTraverser::probe_far_future(Jobspec& jobspec) {
     kind_ = AllocKind::kSat;
     Errc code = select_jobspec(jobspec, kPlannerEnd - duration_ - 1);
@@ -74,7 +134,7 @@ Errc DfuTraverser::probe_far_future(Jobspec& jobspec) {
 Errc DfuTraverser::schedule(Jobspec& jobspec, MatchOp op, int64_t& at) {
     if (Errc f = feasible(jobspec, op); f != Errc::kOk) return f;
     at = now_;
-    if (select_jobspec(jobspec, now_) == Errc::kOk) return Errc::kOk;
+    if (select_unless_short(jobspec, now_) == Errc::kOk) return Errc::kOk;
     switch (op) {
     case MatchOp::kAllocate:
     case MatchOp::kWithoutAllocating:
@@ -98,7 +158,7 @@ Errc DfuTraverser::schedule(Jobspec& jobspec, MatchOp op, int64_t& at) {
                 if (!t.ok()) break;
                 kind_ = kind;
                 at = *t;
-                if (select_jobspec(jobspec, at) == Errc::kOk) return Errc::kOk;
+                if (select_unless_short(jobspec, at) == Errc::kOk) return Errc::kOk;
                 from = at + 1;
                 if (span_ends_ != nullptr) {
                     auto next = span_ends_->upper_bound(at);
