@@ -208,6 +208,7 @@ private:
     // free units over the window (see set_skip_short_walks()).
     bool surely_short(int64_t at) const;
     int64_t free_units_bound(VertexId v, TypeId t, int64_t at, int levels, int64_t cap) const;
+    std::optional<int64_t> children_free_bound(VertexId v, TypeId t, int64_t at, int levels, int64_t cap) const;
     // How far below the root surely_short() looks: racks, nodes, sockets.
     static constexpr int kShortLevels = 3;
     // select_jobspec() unless surely_short() says it fails.

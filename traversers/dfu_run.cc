@@ -4,6 +4,7 @@
 // update walk.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "traversers/dfu.h"
 #include "utilities/saturating.h"
@@ -84,15 +85,9 @@ bool DfuTraverser::surely_short(int64_t at) const {
         if (need <= 0) continue;
         // The sum below the root's children (the root's own aggregate is
         // the walk's first test anyway).
-        int64_t sum = 0;
-        for (EdgeId e : graph_.out(root)) {
-            if (graph_.subsystem(e) != dominant()) continue;
-            VertexId c = graph_.target(e);
-            if (graph_.type(c) == t) return false;  // its own unit is in no plan of its own
-            sum = saturating_add(sum, free_units_bound(c, t, at, kShortLevels - 1, need - sum));
-            if (sum >= need) break;
-        }
-        if (sum < need) return true;
+        auto sum = children_free_bound(root, t, at, kShortLevels - 1, need);
+        if (!sum) return false;
+        if (*sum < need) return true;
     }
     return false;
 }
@@ -109,13 +104,21 @@ int64_t DfuTraverser::free_units_bound(VertexId v, TypeId t, int64_t at, int lev
     if (!free.ok()) return cap;
     int64_t bound = std::min(*free, cap);
     if (levels == 0 || bound == 0) return bound;
+    auto sum = children_free_bound(v, t, at, levels - 1, bound);
+    return sum ? *sum : bound;
+}
+
+// The bounds of v's children summed, at most `cap`; none when a child is
+// itself of type t (its own unit is in no plan of its own).
+std::optional<int64_t> DfuTraverser::children_free_bound(VertexId v, TypeId t, int64_t at, int levels,
+                                                         int64_t cap) const {
     int64_t sum = 0;
     for (EdgeId e : graph_.out(v)) {
         if (graph_.subsystem(e) != dominant()) continue;
         VertexId c = graph_.target(e);
-        if (graph_.type(c) == t) return bound;  // its own unit is in no plan of its own
-        sum = saturating_add(sum, free_units_bound(c, t, at, levels - 1, bound - sum));
-        if (sum >= bound) return bound;
+        if (graph_.type(c) == t) return std::nullopt;
+        sum = saturating_add(sum, free_units_bound(c, t, at, levels, cap - sum));
+        if (sum >= cap) return cap;
     }
     return sum;
 }
