@@ -58,6 +58,9 @@ struct VertexSchedule {
     JobMap<SpanId> x_spans;       // exclusivity-checker spans
     JobSet tags;                  // every job that emitted this vertex
     Labels ephemeral;             // jobspec labels (JGF "ephemeral")
+
+    // Whether `job` holds an own span here (allocated or reserved).
+    bool holds_own_span(JobId job) const { return allocations.count(job) != 0 || reservations.count(job) != 0; }
 };
 
 // A subtree plan: how many units of each tracked type are free below a

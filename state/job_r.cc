@@ -9,7 +9,7 @@ namespace rq::state {
 namespace {
 
 bool holds(const VertexSchedule* r, int64_t job) {
-    return r != nullptr && (r->allocations.count(job) != 0 || r->reservations.count(job) != 0);
+    return r != nullptr && r->holds_own_span(job);
 }
 
 bool tagged(const VertexSchedule* r, int64_t job) { return r != nullptr && r->tags.count(job) != 0; }

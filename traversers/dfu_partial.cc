@@ -144,7 +144,7 @@ Result<bool> DfuTraverser::partial_cancel(JobId jobid, const std::string& reader
             // not released itself; the original refuses the whole request
             // for its missing allocation span. Its spans shrink below.
             if (record != nullptr && !jv->exclusive && record->tags.count(jobid) != 0 &&
-                record->allocations.count(jobid) == 0 && record->reservations.count(jobid) == 0)
+                !record->holds_own_span(jobid))
                 continue;
             if (record == nullptr || !has_exclusivity(*u, *record, jobid))
                 return partial_error("partial_cancel: no exclusivity span of job " + std::to_string(jobid) +

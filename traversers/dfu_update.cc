@@ -55,8 +55,7 @@ bool DfuTraverser::own_span_stands_for_exclusivity(VertexId u) const {
 
 bool DfuTraverser::has_exclusivity(VertexId u, const VertexSchedule& record, JobId jobid) const {
     if (record.x_spans.count(jobid) != 0) return true;
-    return own_span_stands_for_exclusivity(u) &&
-           (record.allocations.count(jobid) != 0 || record.reservations.count(jobid) != 0);
+    return own_span_stands_for_exclusivity(u) && record.holds_own_span(jobid);
 }
 
 int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool parent_excl,
