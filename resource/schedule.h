@@ -48,16 +48,20 @@ private:
 struct VertexSchedule {
     explicit VertexSchedule(int64_t size) : plan(size), x_checker(kCheckerCapacity) {}
 
-    Planner plan;                          // capacity = vertex size
+    // The fields a core's match, update and release touch come first, so
+    // that they share the record's first cache lines (docs/performance.md
+    // "Sixth round"); the exclusivity checker, which a core held
+    // exclusively never uses, comes last.
+    Planner plan;                 // capacity = vertex size
+    JobMap<SpanId> allocations;   // exclusive spans at time 0
+    JobMap<SpanId> reservations;  // exclusive spans in the future
+    JobSet tags;                  // every job that emitted this vertex
+    Labels ephemeral;             // jobspec labels (JGF "ephemeral")
+    JobMap<SpanId> x_spans;       // exclusivity-checker spans
     // Capacity 2^30: one unit per job touching the vertex, except a leaf of
     // size 1 held exclusively, whose own span stands for it
     // (DfuTraverser::own_span_stands_for_exclusivity).
     Planner x_checker;
-    JobMap<SpanId> allocations;   // exclusive spans at time 0
-    JobMap<SpanId> reservations;  // exclusive spans in the future
-    JobMap<SpanId> x_spans;       // exclusivity-checker spans
-    JobSet tags;                  // every job that emitted this vertex
-    Labels ephemeral;             // jobspec labels (JGF "ephemeral")
 
     // Whether `job` holds an own span here (allocated or reserved).
     bool holds_own_span(JobId job) const { return allocations.count(job) != 0 || reservations.count(job) != 0; }
