@@ -188,35 +188,44 @@ void Simulator::take_proof_slot(QueueJob& job) {
     if (read_mask_.size() < n) read_mask_.resize(n, 0), hold_mask_.resize(n, 0);
     const ResourceGraph& graph = traverser_.graph();
     auto& steps = proof.walk.steps;
-    std::stable_sort(steps.begin(), steps.end(), [](const auto& a, const auto& b) { return a.parent < b.parent; });
     proof.reads.reserve(steps.size());
     for (const auto& step : steps) proof.reads.push_back(graph.target(step.edge));
     for (VertexId v : proof.reads) read_mask_[v] |= 1u << slot;
     for (VertexId v : job.held) hold_mask_[v] |= 1u << slot;
-    // Memory (a deep conservative queue holds 32 proofs over thousands of
-    // cores): only an edge to a vertex with a subtree plan is ever
-    // re-weighted (spec/traversal.md §4.4), so under a parent none of
-    // whose visited children has one the order cannot change: its steps
-    // are dropped, the parent listed.
-    auto changeable = [&](const auto& step) {
-        const SubtreePlan* plan = traverser_.store().subtree(graph.target(step.edge), 0);
-        return plan != nullptr && plan->plan.size() != 0;
-    };
-    size_t out = 0;
-    for (size_t i = 0; i < steps.size();) {
-        size_t j = i;
-        bool keep = false;
-        for (; j < steps.size() && steps[j].parent == steps[i].parent; ++j) keep = keep || changeable(steps[j]);
-        if (keep) {
-            std::move(steps.begin() + static_cast<std::ptrdiff_t>(i), steps.begin() + static_cast<std::ptrdiff_t>(j),
-                      steps.begin() + static_cast<std::ptrdiff_t>(out));
-            out += j - i;
-        } else {
-            proof.fixed.push_back(steps[i].parent);
-        }
-        i = j;
+    keep_changeable_steps(proof);
+}
+
+// Memory (a deep conservative queue holds 32 proofs over thousands of
+// cores): only an edge to a vertex with a subtree plan is ever re-weighted
+// (spec/traversal.md §4.4), so under a parent none of whose visited
+// children has one the order cannot change: its steps are dropped, the
+// parent listed in `fixed`. What stays is grouped by parent (ascending), in
+// walk order under each, for same_walk_order()'s binary search. Parents are
+// marked first and only the kept steps sorted: most steps (a node's cores)
+// are dropped.
+void Simulator::keep_changeable_steps(QueueJob::KeepProof& proof) {
+    enum : uint8_t { kSeen = 1, kKeep = 2, kListed = 3 };
+    auto& steps = proof.walk.steps;
+    auto& mark = parent_mark_;
+    if (mark.size() < traverser_.graph().num_vertices()) mark.resize(traverser_.graph().num_vertices(), 0);
+    for (const auto& step : steps) {
+        if (mark[step.parent] == kKeep) continue;
+        const SubtreePlan* plan = traverser_.store().subtree(traverser_.graph().target(step.edge), 0);
+        mark[step.parent] = plan != nullptr && plan->plan.size() != 0 ? kKeep : kSeen;
     }
+    size_t out = 0;
+    for (size_t i = 0; i < steps.size(); ++i) {
+        uint8_t& m = mark[steps[i].parent];
+        if (m == kKeep)
+            steps[out++] = steps[i];
+        else if (m == kSeen)
+            proof.fixed.push_back(steps[i].parent), m = kListed;
+    }
+    for (size_t i = 0; i < out; ++i) mark[steps[i].parent] = 0;
+    for (VertexId p : proof.fixed) mark[p] = 0;
     steps.resize(out);
+    std::stable_sort(steps.begin(), steps.end(), [](const auto& a, const auto& b) { return a.parent < b.parent; });
+    std::sort(proof.fixed.begin(), proof.fixed.end());
     steps.shrink_to_fit();
 }
 

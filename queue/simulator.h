@@ -202,6 +202,7 @@ private:
     // proofs, each a bit in the per-vertex masks of the vertices its walk
     // read and of those its reservation holds.
     void take_proof_slot(QueueJob& job);
+    void keep_changeable_steps(QueueJob::KeepProof& proof);
     void drop_proof_slot(QueueJob& job);
     // Whether the walk at u's changed child order would visit what `job`'s
     // walk visited, in the same order, and nothing more.
@@ -210,6 +211,7 @@ private:
     bool held_overlap(VertexId v, uint32_t held_bits, const QueueJob& job) const;
     std::vector<std::pair<EdgeId, const DfuTraverser::OrderStep*>> visited_steps_;  // same_walk_order's scratch
     std::vector<uint32_t> read_mask_, hold_mask_;
+    std::vector<uint8_t> parent_mark_;  // keep_changeable_steps' scratch, all 0 between calls
     uint32_t slots_used_ = 0;
     std::array<int64_t, 32> slot_job_{};  // the job whose proof holds each slot
     void lift_root_span(QueueJob& job, std::vector<int64_t>& amounts);
