@@ -134,10 +134,17 @@ bool ScoreSet::choose_best_k(SubsystemId s, TypeId t, int64_t k, const EGroupLes
     if (plain != nullptr && (*plain == score_greater || *plain == score_less)) {
         score.resize(e->groups.size());
         for (size_t i = 0; i < score.size(); ++i) score[i] = e->groups[i].score;
+        auto sort_by = [&](auto cmp) {
+            // Large candidate lists arrive as a few ordered runs (utilities/intro_sort.h).
+            thread_local std::vector<uint32_t> merge_scratch;
+            if (order.size() > 32 && sort_distinct_runs(order, merge_scratch, 4, cmp)) return;
+            for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+            intro_sort(order.begin(), order.end(), cmp);
+        };
         if (*plain == score_greater)
-            intro_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return score[a] > score[b]; });
+            sort_by([&](uint32_t a, uint32_t b) { return score[a] > score[b]; });
         else
-            intro_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return score[a] < score[b]; });
+            sort_by([&](uint32_t a, uint32_t b) { return score[a] < score[b]; });
         for (size_t i = 1; i < order.size(); ++i)
             if (score[order[i - 1]] == score[order[i]]) ++t_ties;
     } else {

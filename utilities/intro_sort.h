@@ -9,9 +9,11 @@
 // sort whose first 16 elements are guarded.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <iterator>
 #include <utility>
+#include <vector>
 
 namespace rq {
 
@@ -163,6 +165,46 @@ void intro_sort(It first, It last, Cmp cmp) {
     if (last - first <= 1) return;
     intro_sort_detail::introsort_loop(first, last, 2 * intro_sort_detail::floor_log2(last - first), cmp);
     intro_sort_detail::final_insertion_sort(first, last, cmp);
+}
+
+// sort_distinct_runs: sorts `a` by merging its strictly ordered runs (each
+// a stretch where cmp(a[i], a[i+1]) holds), when there are at most
+// `max_runs` of them and no two elements are equal. Keys that are all
+// distinct have one sorted order, so the result is intro_sort's. Returns
+// false, with the elements in some order, when there are more runs or two
+// equal keys: then the caller puts them back and sorts (ties keep
+// intro_sort's order). Why: a walk's candidates at the root arrive as one
+// to three such runs (the children in weight order), where the merge is
+// linear and intro_sort n log n (docs/performance.md "Sixth round").
+template <class T, class Cmp>
+bool sort_distinct_runs(std::vector<T>& a, std::vector<T>& scratch, size_t max_runs, Cmp cmp) {
+    size_t n = a.size();
+    size_t ends[8];
+    if (max_runs > 8) max_runs = 8;
+    size_t runs = 0;
+    for (size_t i = 1; i <= n; ++i) {
+        if (i < n && cmp(a[i - 1], a[i])) continue;
+        if (runs == max_runs) return false;
+        ends[runs++] = i;
+    }
+    if (runs <= 1) return true;
+    scratch.resize(n);
+    for (size_t r = 1; r < runs; ++r) {
+        // a[0, ends[r-1]) is sorted and distinct; merge a[ends[r-1], ends[r]) into it.
+        size_t i = 0, mid = ends[r - 1], j = mid, end = ends[r], out = 0;
+        while (i < mid && j < end) {
+            if (cmp(a[j], a[i]))
+                scratch[out++] = a[j++];
+            else if (cmp(a[i], a[j]))
+                scratch[out++] = a[i++];
+            else
+                return false;  // equal keys (both are heads when the first is due)
+        }
+        while (i < mid) scratch[out++] = a[i++];
+        while (j < end) scratch[out++] = a[j++];
+        std::copy(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(end), a.begin());
+    }
+    return true;
 }
 
 }  // namespace rq

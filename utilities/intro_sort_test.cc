@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <random>
 #include <vector>
 
@@ -97,6 +98,59 @@ TEST(IntroSort, HeapSortPathSortsCorrectly) {
     auto less = [](const Item& a, const Item& b) { return a.key < b.key; };
     intro_sort_detail::heap_sort(v.begin(), v.end(), less);
     EXPECT_TRUE(std::is_sorted(v.begin(), v.end(), less));
+}
+
+// sort_distinct_runs against intro_sort on random inputs made of a few
+// descending runs: with distinct keys it must give intro_sort's order; an
+// input with a repeated key, or more runs than allowed, must be refused.
+TEST(SortDistinctRuns, AgreesWithIntroSortOrRefuses) {
+    std::mt19937 rng(20261129);
+    std::vector<uint32_t> scratch;
+    int merged = 0, refused_ties = 0, refused_runs = 0;
+    for (int round = 0; round < 3000; ++round) {
+        int runs = 1 + static_cast<int>(rng() % 6);
+        bool tie = rng() % 4 == 0;
+        std::vector<int64_t> key;
+        // Distinct keys dealt into `runs` runs, each sorted descending.
+        int n = 1 + static_cast<int>(rng() % 200);
+        std::vector<int64_t> pool(static_cast<size_t>(n));
+        for (int i = 0; i < n; ++i) pool[static_cast<size_t>(i)] = i * 3;
+        std::shuffle(pool.begin(), pool.end(), rng);
+        if (tie && n > 1) pool[1] = pool[0];
+        size_t at = 0;
+        for (int r = 0; r < runs && at < pool.size(); ++r) {
+            size_t len = r == runs - 1 ? pool.size() - at : std::min(pool.size() - at, size_t(1 + rng() % 60));
+            std::sort(pool.begin() + static_cast<std::ptrdiff_t>(at),
+                      pool.begin() + static_cast<std::ptrdiff_t>(at + len), std::greater<int64_t>());
+            at += len;
+        }
+        key = pool;
+        auto greater = [&](uint32_t a, uint32_t b) { return key[a] > key[b]; };
+        std::vector<uint32_t> ours(key.size()), theirs(key.size());
+        for (uint32_t i = 0; i < key.size(); ++i) ours[i] = theirs[i] = i;
+        intro_sort(theirs.begin(), theirs.end(), greater);
+        size_t actual_runs = 1;
+        for (size_t i = 1; i < key.size(); ++i) actual_runs += key[i - 1] > key[i] ? 0 : 1;
+        bool has_tie = std::adjacent_find(theirs.begin(), theirs.end(), [&](uint32_t a, uint32_t b) {
+                           return key[a] == key[b];
+                       }) != theirs.end();
+        bool ok = sort_distinct_runs(ours, scratch, 4, greater);
+        if (actual_runs > 4) {
+            EXPECT_FALSE(ok) << "round " << round;
+            ++refused_runs;
+        } else if (has_tie && actual_runs > 1) {
+            EXPECT_FALSE(ok) << "round " << round;
+            ++refused_ties;
+        } else {
+            ASSERT_TRUE(ok) << "round " << round;
+            ASSERT_EQ(ours, theirs) << "round " << round;
+            ++merged;
+        }
+    }
+    // Every case was exercised.
+    EXPECT_GT(merged, 500);
+    EXPECT_GT(refused_ties, 50);
+    EXPECT_GT(refused_runs, 50);
 }
 
 }  // namespace
