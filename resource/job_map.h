@@ -4,9 +4,9 @@
 // Almost every record holds one or a few jobs (a core: one; a node: one
 // per core), and a std::map costs 48 bytes empty plus a 48-byte heap node
 // per entry. Here a small table is one sorted array (16 bytes an entry for
-// a map, 8 for a set) and two entries are kept inline, so a table of at
-// most two jobs allocates nothing (a map takes 40 bytes, a set 24); one
-// that grew past two keeps its heap array until it is empty again. A
+// a map, 8 for a set) and four entries are kept inline, so a table of at
+// most four jobs allocates nothing (a map takes 72 bytes, a set 40); one
+// that grew past four keeps its heap array until it is empty again. A
 // table that grows past kFlatMax entries (the root and the upper levels
 // hold one entry per running job) moves into a chunked sorted sequence
 // (see Chunked) so that insert and erase never move more than a chunk — a
@@ -145,11 +145,13 @@ template <class Entry, class Tree>
 class FlatOrTree {
 public:
     static constexpr size_t kFlatMax = 32;
-    // Entries kept inline. Two, not one: a busy core holds its running job
-    // and the queue head's reservation, and every replay pass made and
-    // dropped that second entry's heap array (docs/performance.md "Replay
-    // on an Atlas-shaped machine").
-    static constexpr uint32_t kInline = 2;
+    // Entries kept inline. Four: a busy core holds its running job and the
+    // reservations of the first jobs in the queue, and every replay pass
+    // made and dropped the heap array of those beyond the inline ones (a
+    // cache miss per core on each update and release). Measured against
+    // two and eight (docs/performance.md "Sixth round"): four was fastest
+    // under hybrid and conservative, for 1.5-2 MB more.
+    static constexpr uint32_t kInline = 4;
 
     // A read-only iterator over either representation; it holds a copy of
     // the current entry, so `auto& [job, span] : table` binds to it.

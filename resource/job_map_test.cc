@@ -76,23 +76,26 @@ TEST(JobSet, MatchesStdSetUnderRandomOperations) {
     EXPECT_EQ(std::vector<int64_t>(t.begin(), t.end()), std::vector<int64_t>(m.begin(), m.end()));
 }
 
-TEST(JobMap, TwoJobsLiveInlineAndSmallTablesAreSmall) {
-    EXPECT_LE(sizeof(JobMap<int64_t>), 40u);
-    EXPECT_LE(sizeof(JobSet), 24u);
+TEST(JobMap, FourJobsLiveInlineAndSmallTablesAreSmall) {
+    static_assert(JobMap<int64_t>::kInline == 4, "the sizes below are for four inline entries");
+    EXPECT_LE(sizeof(JobMap<int64_t>), 72u);
+    EXPECT_LE(sizeof(JobSet), 40u);
     JobMap<int64_t> t;
-    t[5] = 9;
-    t[3] = 7;
-    EXPECT_EQ(t.size(), 2u);
-    EXPECT_EQ(t.begin()->first, 3);
+    for (int64_t k : {5, 3, 9, 1}) t[k] = k + 4;
+    EXPECT_EQ(t.size(), 4u);
+    EXPECT_EQ(t.begin()->first, 1);
     EXPECT_EQ(t.at(5), 9);
-    t[8] = 1;  // to the heap, which it keeps until empty
+    t[8] = 1;  // the fifth: to the heap, which it keeps until empty
     EXPECT_EQ(t.erase(3), 1u);
     EXPECT_EQ(t.at(5), 9);
     EXPECT_EQ(t.at(8), 1);
-    EXPECT_EQ(t.size(), 2u);
-    t[3] = 7;  // the third entry again, and down to none
-    EXPECT_EQ(t.size(), 3u);
-    for (int64_t k : {8, 3, 5}) EXPECT_EQ(t.erase(k), 1u);
+    EXPECT_EQ(t.size(), 4u);
+    t[3] = 7;  // the fifth entry again, and down to none
+    EXPECT_EQ(t.size(), 5u);
+    std::vector<int64_t> keys;
+    for (const auto& [k, v] : t) keys.push_back(k);
+    EXPECT_EQ(keys, (std::vector<int64_t>{1, 3, 5, 8, 9}));
+    for (int64_t k : {8, 3, 5, 1, 9}) EXPECT_EQ(t.erase(k), 1u);
     EXPECT_TRUE(t.empty());
     EXPECT_EQ(t.begin(), t.end());
     t[4] = 2;  // inline again
