@@ -61,10 +61,10 @@ std::string ScheduleStore::describe() const {
         if (r != nullptr) {
             out << "v" << v;
             describe_planner(out, "plan", r->plan);
-            describe_planner(out, "x", r->x_checker);
+            describe_planner(out, "x", r->x_checker());
             describe_map(out, "alloc", r->allocations);
             describe_map(out, "resv", r->reservations);
-            describe_map(out, "xspan", r->x_spans);
+            describe_map(out, "xspan", r->x_spans());
             if (!r->tags.empty()) {
                 out << " tags{";
                 for (JobId j : r->tags) out << j << ",";

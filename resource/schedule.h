@@ -45,26 +45,49 @@ private:
     std::unique_ptr<Map> map_;
 };
 
+// The exclusivity checker of a vertex and the span each job holds in it.
+// Capacity 2^30: one unit per job touching the vertex, except a leaf of
+// size 1 held exclusively, whose own span stands for it
+// (DfuTraverser::own_span_stands_for_exclusivity).
+struct Exclusivity {
+    Planner checker{kCheckerCapacity};
+    JobMap<SpanId> spans;
+};
+
 struct VertexSchedule {
-    explicit VertexSchedule(int64_t size) : plan(size), x_checker(kCheckerCapacity) {}
+    explicit VertexSchedule(int64_t size) : plan(size) {}
 
     // The fields a core's match, update and release touch come first, so
     // that they share the record's first cache lines (docs/performance.md
     // "Sixth round"); the exclusivity checker, which a core held
-    // exclusively never uses, comes last.
+    // exclusively never uses, lives apart and is created on first write.
     Planner plan;                 // capacity = vertex size
     JobMap<SpanId> allocations;   // exclusive spans at time 0
     JobMap<SpanId> reservations;  // exclusive spans in the future
     JobSet tags;                  // every job that emitted this vertex
     Labels ephemeral;             // jobspec labels (JGF "ephemeral")
-    JobMap<SpanId> x_spans;       // exclusivity-checker spans
-    // Capacity 2^30: one unit per job touching the vertex, except a leaf of
-    // size 1 held exclusively, whose own span stands for it
-    // (DfuTraverser::own_span_stands_for_exclusivity).
-    Planner x_checker;
 
     // Whether `job` holds an own span here (allocated or reserved).
     bool holds_own_span(JobId job) const { return allocations.count(job) != 0 || reservations.count(job) != 0; }
+
+    // The checker and its spans; an untouched vertex reads an empty
+    // checker (as a fresh one: no span, next id 1).
+    const Planner& x_checker() const { return x_ ? x_->checker : empty_exclusivity().checker; }
+    const JobMap<SpanId>& x_spans() const { return x_ ? x_->spans : empty_exclusivity().spans; }
+    // For writing: created on first use, kept with the record.
+    Exclusivity& exclusivity() {
+        if (!x_) x_ = std::make_unique<Exclusivity>();
+        return *x_;
+    }
+    // Null while nothing was ever written (nothing to remove).
+    Exclusivity* exclusivity_if_any() { return x_.get(); }
+
+private:
+    static const Exclusivity& empty_exclusivity() {
+        static const Exclusivity empty;
+        return empty;
+    }
+    std::unique_ptr<Exclusivity> x_;
 };
 
 // A subtree plan: how many units of each tracked type are free below a

@@ -74,8 +74,8 @@ JobR job_r(const Session& s, int64_t job) {
     VertexId root = s.graph->root(s.traverser->dominant());
     const VertexSchedule* rr = root == kNoVertex ? nullptr : s.store->find(root);
     if (!tagged(rr, job)) return out;  // applied without tags: no R kept
-    if (auto x = rr->x_spans.find(job); x != rr->x_spans.end())
-        if (const Span* sp = rr->x_checker.span(x->second)) out.start = sp->start, out.end = sp->end;
+    if (auto x = rr->x_spans().find(job); x != rr->x_spans().end())
+        if (const Span* sp = rr->x_checker().span(x->second)) out.start = sp->start, out.end = sp->end;
     auto writer = make_writer("rv1_nosched");
     if (!writer) return out;
     emit_job(s, job, root, **writer);

@@ -75,9 +75,9 @@ void job_rows(const Session& s, VertexId v, int64_t j, Rows& out) {
             out.jobs.push_back(JobRow{v, j, "resv", a->second});
             add_span(out, v, j, "own", r->plan, a->second);
         }
-        if (auto a = r->x_spans.find(j); a != r->x_spans.end()) {
+        if (auto a = r->x_spans().find(j); a != r->x_spans().end()) {
             out.jobs.push_back(JobRow{v, j, "x", a->second});
-            add_span(out, v, j, "x", r->x_checker, a->second);
+            add_span(out, v, j, "x", r->x_checker(), a->second);
         }
     }
     for (size_t slot = 0; slot < slots_of(s); ++slot) {
@@ -95,7 +95,7 @@ void job_rows(const Session& s, VertexId v, int64_t j, Rows& out) {
 bool regular(const Session& s, VertexId v) {
     if (const VertexSchedule* r = s.store->find(v))
         if (r->plan.span_count() != r->allocations.size() + r->reservations.size() ||
-            r->x_checker.span_count() != r->x_spans.size())
+            r->x_checker().span_count() != r->x_spans().size())
             return false;
     for (size_t slot = 0; slot < slots_of(s); ++slot)
         if (const SubtreePlan* sp = s.store->subtree(v, slot); sp && sp->plan.span_count() != sp->job2span.size())
@@ -122,7 +122,7 @@ void vertex_rows(const Session& s, VertexId v, Rows& out) {
         changed = true;
         row.record = 1;
         row.own_next = r->plan.next_span_id();
-        row.x_next = r->x_checker.next_span_id();
+        row.x_next = r->x_checker().next_span_id();
         if (const Labels::Map* labels = r->ephemeral.get()) row.labels = encode_pairs(*labels);
     }
     for (size_t slot = 0; slot < slots_of(s); ++slot) {
@@ -144,7 +144,7 @@ void all_rows(const Session& s, VertexId v, Rows& out) {
         for (JobId j : r->tags) jobs.insert(j);
         for (auto& e : r->allocations) jobs.insert(e.first);
         for (auto& e : r->reservations) jobs.insert(e.first);
-        for (auto& e : r->x_spans) jobs.insert(e.first);
+        for (auto& e : r->x_spans()) jobs.insert(e.first);
     }
     for (size_t slot = 0; slot < slots_of(s); ++slot)
         if (const SubtreePlan* sp = s.store->subtree(v, slot))
@@ -163,7 +163,7 @@ void all_rows(const Session& s, VertexId v, Rows& out) {
     };
     if (const VertexSchedule* r = s.store->find(v)) {
         rest("own", r->plan);
-        rest("x", r->x_checker);
+        rest("x", r->x_checker());
     }
     for (size_t slot = 0; slot < slots_of(s); ++slot)
         if (const SubtreePlan* sp = s.store->subtree(v, slot))

@@ -125,7 +125,7 @@ Status apply(Session& s, const Saved& sv, const std::string& where) {
     for (const SpanRow& sp : sv.rows.spans) {
         Planner* p = nullptr;
         if (sp.planner == "own" && rec) p = &rec->plan;
-        if (sp.planner == "x" && rec) p = &rec->x_checker;
+        if (sp.planner == "x" && rec) p = &rec->exclusivity().checker;
         int64_t slot = 0, i = 0;
         if (sp.planner[0] == 's' && std::sscanf(sp.planner.c_str(), "s%" SCNd64 ".%" SCNd64, &slot, &i) == 2 &&
             subs.count(slot) && i >= 0 && static_cast<size_t>(i) < subs[slot]->plan.size())
@@ -136,7 +136,8 @@ Status apply(Session& s, const Saved& sv, const std::string& where) {
     }
     if (rec) {
         rec->plan.restore_next_id(r.own_next);
-        rec->x_checker.restore_next_id(r.x_next);
+        // An untouched checker is a fresh one (next id 1): created only if needed.
+        if (r.x_next != 1 || rec->exclusivity_if_any() != nullptr) rec->exclusivity().checker.restore_next_id(r.x_next);
         if (!decode_pairs(r.labels, pairs = {})) return bad("bad labels");
         for (auto& [k, val] : pairs) rec->ephemeral[k] = val;
     }
@@ -151,7 +152,7 @@ Status apply(Session& s, const Saved& sv, const std::string& where) {
         int64_t slot = j.kind.size() > 1 && j.kind[0] == 's' ? std::strtoll(j.kind.c_str() + 1, nullptr, 10) : -1;
         if (rec && j.kind == "alloc") rec->allocations[j.job] = j.span;
         else if (rec && j.kind == "resv") rec->reservations[j.job] = j.span;
-        else if (rec && j.kind == "x") rec->x_spans[j.job] = j.span;
+        else if (rec && j.kind == "x") rec->exclusivity().spans[j.job] = j.span;
         else if (rec && j.kind == "tag") rec->tags.insert(j.job);
         else if (subs.count(slot)) subs[slot]->job2span[j.job] = j.span;
         else return bad("a job record of unknown kind " + j.kind);

@@ -252,7 +252,7 @@ bool DfuTraverser::prune(VertexId u, const std::vector<JobResource>& resources, 
                 if (at_ == 0 && (kind_ == AllocKind::kAlloc || kind_ == AllocKind::kNoAlloc) &&
                     !record->allocations.empty())
                     return true;
-                if (!record->x_checker.fits(at_, duration_, kCheckerCapacity)) return true;
+                if (!record->x_checker().fits(at_, duration_, kCheckerCapacity)) return true;
             }
         }
         if (flexible_ && (r.type == types::kSlot || r.type == types::kXorSlot)) continue;

@@ -54,7 +54,7 @@ bool DfuTraverser::own_span_stands_for_exclusivity(VertexId u) const {
 }
 
 bool DfuTraverser::has_exclusivity(VertexId u, const VertexSchedule& record, JobId jobid) const {
-    if (record.x_spans.count(jobid) != 0) return true;
+    if (record.x_spans().count(jobid) != 0) return true;
     return own_span_stands_for_exclusivity(u) && record.holds_own_span(jobid);
 }
 
@@ -127,8 +127,9 @@ int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool p
             VertexSchedule& record = found ? *found : *(found = &store_.get(u, graph_.size(u)));
             record.tags.insert(jobid_);
             if (!own_is_exclusivity) {
-                auto xspan = record.x_checker.add_span(at_, duration_, 1);
-                if (xspan.ok()) record.x_spans[jobid_] = *xspan;
+                Exclusivity& xs = record.exclusivity();
+                auto xspan = xs.checker.add_span(at_, duration_, 1);
+                if (xspan.ok()) xs.spans[jobid_] = *xspan;
             }
             SubtreePlan* plan = store_.subtree(u, 0);
             if (plan != nullptr && !below.empty()) {

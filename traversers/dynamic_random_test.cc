@@ -369,7 +369,7 @@ private:
     // Whether no vertex of v's subtree holds anything.
     bool idle_subtree(VertexId v) {
         const VertexSchedule* r = main_->store.find(v);
-        if (r != nullptr && (r->plan.span_count() != 0 || !r->tags.empty() || r->x_checker.span_count() != 0))
+        if (r != nullptr && (r->plan.span_count() != 0 || !r->tags.empty() || r->x_checker().span_count() != 0))
             return false;
         const SubtreePlan* sub = main_->store.subtree(v, 0);
         if (sub != nullptr && sub->plan.span_count() != 0) return false;

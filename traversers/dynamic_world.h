@@ -230,9 +230,9 @@ inline std::string check_pools(const World& w) {
         size_t listed = r->allocations.size() + r->reservations.size();
         if (r->plan.span_count() != listed)
             problem << name(v) << ": planner has " << r->plan.span_count() << " spans, record lists " << listed << "\n";
-        if (r->x_checker.span_count() != r->x_spans.size())
-            problem << name(v) << ": checker has " << r->x_checker.span_count() << " spans, record lists "
-                    << r->x_spans.size() << "\n";
+        if (r->x_checker().span_count() != r->x_spans().size())
+            problem << name(v) << ": checker has " << r->x_checker().span_count() << " spans, record lists "
+                    << r->x_spans().size() << "\n";
         for (auto* spans : {&r->allocations, &r->reservations})
             for (auto& [job, id] : *spans) {
                 const Span* s = r->plan.span(id);

@@ -30,11 +30,11 @@ TEST(Exclusivity, AnExclusivelyHeldCoreKeepsOnlyItsOwnSpan) {
         if (is_leaf(m, v)) {
             ++held_cores;
             EXPECT_EQ(record->allocations.count(1), 1u);
-            EXPECT_EQ(record->x_spans.count(1), 0u) << m.graph.name(v);
-            EXPECT_EQ(record->x_checker.span_count(), 0u) << m.graph.name(v);
+            EXPECT_EQ(record->x_spans().count(1), 0u) << m.graph.name(v);
+            EXPECT_EQ(record->x_checker().span_count(), 0u) << m.graph.name(v);
         } else {
             ++touched_inner;
-            EXPECT_EQ(record->x_spans.count(1), 1u) << m.graph.name(v);  // socket, node, rack, cluster
+            EXPECT_EQ(record->x_spans().count(1), 1u) << m.graph.name(v);  // socket, node, rack, cluster
         }
     }
     EXPECT_EQ(held_cores, 1);

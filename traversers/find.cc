@@ -275,7 +275,7 @@ bool evaluate_predicate(const FindPredicate& p, const FindTarget& t) {
     }
     case Key::kFreeAt:
         return record == nullptr || (record->plan.avail_at(p.at) == record->plan.total() &&
-                                     record->x_checker.avail_at(p.at) == record->x_checker.total());
+                                     record->x_checker().avail_at(p.at) == record->x_checker().total());
     case Key::kJobidAlloc: return record != nullptr && has_job(p.jobid, record->allocations);
     case Key::kJobidReserved: return record != nullptr && has_job(p.jobid, record->reservations);
     case Key::kJobidTag: return record != nullptr && has_job(p.jobid, record->tags);

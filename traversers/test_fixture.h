@@ -121,8 +121,8 @@ struct Matcher {
         for (VertexId v = 0; v < graph.num_vertices(); ++v) {
             if (const VertexSchedule* r = store.find(v)) {
                 EXPECT_EQ(r->plan.span_count(), 0u) << graph.name(v);
-                EXPECT_EQ(r->x_checker.span_count(), 0u) << graph.name(v);
-                EXPECT_TRUE(r->x_spans.empty()) << graph.name(v);
+                EXPECT_EQ(r->x_checker().span_count(), 0u) << graph.name(v);
+                EXPECT_TRUE(r->x_spans().empty()) << graph.name(v);
                 EXPECT_TRUE(r->tags.empty()) << graph.name(v);
                 EXPECT_TRUE(r->allocations.empty()) << graph.name(v);
                 EXPECT_TRUE(r->reservations.empty()) << graph.name(v);
