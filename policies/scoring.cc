@@ -123,6 +123,7 @@ bool ScoreSet::choose_best_k(SubsystemId s, TypeId t, int64_t k, const EGroupLes
     // Scratch kept per thread: a walk chooses at every vertex it visits.
     thread_local std::vector<uint32_t> order;
     thread_local std::vector<int64_t> score;
+    thread_local std::vector<uint32_t> merge_scratch;
     order.resize(e->groups.size());
     for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
     // The multilevel policies compare bare scores: compare them from one
@@ -136,7 +137,6 @@ bool ScoreSet::choose_best_k(SubsystemId s, TypeId t, int64_t k, const EGroupLes
         for (size_t i = 0; i < score.size(); ++i) score[i] = e->groups[i].score;
         auto sort_by = [&](auto cmp) {
             // Large candidate lists arrive as a few ordered runs (utilities/intro_sort.h).
-            thread_local std::vector<uint32_t> merge_scratch;
             if (order.size() > 32 && sort_distinct_runs(order, merge_scratch, 4, cmp)) return;
             for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
             intro_sort(order.begin(), order.end(), cmp);

@@ -332,9 +332,7 @@ Status PoolMatcher::record(const Allocation& a, JobId jobid, int64_t duration, i
     for (auto& [v, counts] : below) {
         VertexSchedule& rec = store_.get(v, graph_.size(v));
         rec.tags.insert(jobid);
-        Exclusivity& xs = rec.exclusivity();
-        auto x = xs.checker.add_span(a.at, duration, 1);
-        if (x.ok()) xs.spans[jobid] = *x;
+        rec.add_x_span(jobid, a.at, duration);
         SubtreePlan* plan = store_.subtree(v, 0);
         if (plan == nullptr || counts.empty()) continue;
         std::vector<int64_t> amounts;
@@ -360,7 +358,7 @@ Status PoolMatcher::release(const Allocation& a, JobId jobid) {
             if (VertexSchedule* rec = store_.find(v)) {
                 drop(rec->plan, rec->allocations);
                 drop(rec->plan, rec->reservations);
-                if (Exclusivity* xs = rec->exclusivity_if_any()) drop(xs->checker, xs->spans);
+                ok = rec->remove_x_span(jobid) && ok;
                 rec->tags.erase(jobid);
             }
             if (SubtreePlan* plan = store_.subtree(v, 0)) {

@@ -81,6 +81,23 @@ struct VertexSchedule {
     }
     // Null while nothing was ever written (nothing to remove).
     Exclusivity* exclusivity_if_any() { return x_.get(); }
+    // Records `job` in the checker over [at, at+d) (one unit); nothing if
+    // the checker refuses the span.
+    void add_x_span(JobId job, Time at, Time d) {
+        Exclusivity& xs = exclusivity();
+        auto span = xs.checker.add_span(at, d, 1);
+        if (span.ok()) xs.spans[job] = *span;
+    }
+    // Removes the job's checker span, if it has one; false only if the
+    // checker did not know the span its table named.
+    bool remove_x_span(JobId job) {
+        if (!x_) return true;
+        auto x = x_->spans.find(job);
+        if (x == x_->spans.end()) return true;
+        bool ok = x_->checker.remove_span(x->second).ok();
+        x_->spans.erase(x);
+        return ok;
+    }
 
 private:
     static const Exclusivity& empty_exclusivity() {

@@ -22,11 +22,7 @@ bool release_own_span(VertexSchedule& record, JobId jobid) {
 // and own span. False when u holds no tag of the job (nothing removed).
 bool release_tagged(VertexSchedule* record, SubtreePlan* plan, JobId jobid, bool& ok) {
     if (record == nullptr || record->tags.erase(jobid) == 0) return false;
-    if (Exclusivity* xs = record->exclusivity_if_any())
-        if (auto x = xs->spans.find(jobid); x != xs->spans.end()) {
-            ok = xs->checker.remove_span(x->second).ok() && ok;
-            xs->spans.erase(x);
-        }
+    ok = record->remove_x_span(jobid) && ok;
     if (plan != nullptr) {
         if (auto s = plan->job2span.find(jobid); s != plan->job2span.end()) {
             ok = plan->plan.remove_span(s->second).ok() && ok;

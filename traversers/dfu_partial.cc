@@ -60,11 +60,7 @@ Status DfuTraverser::release_vertex(VertexId u, JobId jobid, std::map<TypeId, in
 
 void DfuTraverser::release_own(VertexId u, VertexSchedule* record, JobId jobid, std::map<TypeId, int64_t>& released) {
     record->tags.erase(jobid);
-    if (Exclusivity* xs = record->exclusivity_if_any())
-        if (auto x = xs->spans.find(jobid); x != xs->spans.end()) {
-            (void)xs->checker.remove_span(x->second);
-            xs->spans.erase(x);
-        }
+    (void)record->remove_x_span(jobid);
     if (SubtreePlan* plan = store_.subtree(u, 0)) {
         if (auto s = plan->job2span.find(jobid); s != plan->job2span.end()) {
             (void)plan->plan.remove_span(s->second);
@@ -117,13 +113,7 @@ Status DfuTraverser::shrink_up(JobId jobid, const std::map<VertexId, std::map<Ty
                 }
             }
         }
-        if (record != nullptr) {
-            if (Exclusivity* xs = record->exclusivity_if_any())
-                if (auto x = xs->spans.find(jobid); x != xs->spans.end()) {
-                    (void)xs->checker.remove_span(x->second);
-                    xs->spans.erase(x);
-                }
-        }
+        if (record != nullptr) (void)record->remove_x_span(jobid);
     }
     return ok_status();
 }

@@ -127,9 +127,7 @@ int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool p
             VertexSchedule& record = found ? *found : *(found = &store_.get(u, graph_.size(u)));
             record.tags.insert(jobid_);
             if (!own_is_exclusivity) {
-                Exclusivity& xs = record.exclusivity();
-                auto xspan = xs.checker.add_span(at_, duration_, 1);
-                if (xspan.ok()) xs.spans[jobid_] = *xspan;
+                record.add_x_span(jobid_, at_, duration_);
             }
             SubtreePlan* plan = store_.subtree(u, 0);
             if (plan != nullptr && !below.empty()) {

@@ -169,7 +169,7 @@ void intro_sort(It first, It last, Cmp cmp) {
 
 // sort_distinct_runs: sorts `a` by merging its strictly ordered runs (each
 // a stretch where cmp(a[i], a[i+1]) holds), when there are at most
-// `max_runs` of them and no two elements are equal. Keys that are all
+// `max_runs` (at most 8) of them and no two elements are equal. Keys that are all
 // distinct have one sorted order, so the result is intro_sort's. Returns
 // false, with the elements in some order, when there are more runs or two
 // equal keys: then the caller puts them back and sorts (ties keep
