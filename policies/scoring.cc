@@ -9,6 +9,11 @@
 namespace rq {
 
 TypeEvals& ScoreSet::slot(SubsystemId s, TypeId t) {
+    if (last_sub_ < subsystems_.size()) {
+        SubsystemEvals& cached = subsystems_[last_sub_];
+        if (cached.subsystem == s && last_type_ < cached.types.size() && cached.types[last_type_].type == t)
+            return cached.types[last_type_];
+    }
     auto sub = std::find_if(subsystems_.begin(), subsystems_.end(),
                             [s](const SubsystemEvals& x) { return x.subsystem == s; });
     if (sub == subsystems_.end()) {
@@ -22,6 +27,8 @@ TypeEvals& ScoreSet::slot(SubsystemId s, TypeId t) {
         it = types.insert(it, TypeEvals{});
         it->type = t;
     }
+    last_sub_ = static_cast<uint32_t>(sub - subsystems_.begin());
+    last_type_ = static_cast<uint32_t>(it - types.begin());
     return *it;
 }
 
@@ -30,11 +37,20 @@ TypeEvals* ScoreSet::find(SubsystemId s, TypeId t) {
 }
 
 const TypeEvals* ScoreSet::find(SubsystemId s, TypeId t) const {
-    for (auto& sub : subsystems_) {
+    if (last_sub_ < subsystems_.size()) {
+        const SubsystemEvals& cached = subsystems_[last_sub_];
+        if (cached.subsystem == s && last_type_ < cached.types.size() && cached.types[last_type_].type == t)
+            return &cached.types[last_type_];
+    }
+    for (size_t i = 0; i < subsystems_.size(); ++i) {
+        const SubsystemEvals& sub = subsystems_[i];
         if (sub.subsystem != s) continue;
         auto it = std::lower_bound(sub.types.begin(), sub.types.end(), t,
                                    [](const TypeEvals& e, TypeId id) { return e.type < id; });
-        return it != sub.types.end() && it->type == t ? &*it : nullptr;
+        if (it == sub.types.end() || it->type != t) return nullptr;
+        last_sub_ = static_cast<uint32_t>(i);
+        last_type_ = static_cast<uint32_t>(it - sub.types.begin());
+        return &*it;
     }
     return nullptr;
 }
@@ -79,6 +95,18 @@ void ScoreSet::add(SubsystemId s, TypeId t, EGroup group) {
         }
     }
     evals.groups.push_back(std::move(group));
+}
+
+void ScoreSet::add_all(SubsystemId s, TypeId t, std::vector<EGroup>& groups) {
+    if (groups.empty()) return;
+    TypeEvals& evals = slot(s, t);
+    for (const EGroup& g : groups) {
+        if (g.qualified()) evals.qualified = saturating_add(evals.qualified, g.count);
+        evals.total = saturating_add(evals.total, g.count);
+    }
+    evals.groups.reserve(evals.groups.size() + groups.size());
+    for (auto& g : groups) evals.groups.push_back(std::move(g));
+    groups.clear();
 }
 
 void ScoreSet::merge_into(ScoreSet& parent) {

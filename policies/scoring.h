@@ -91,6 +91,9 @@ public:
     int64_t score = 0;
 
     void add(SubsystemId s, TypeId t, EGroup group);
+    // add() of each of `groups` in order (moved from; left empty): one
+    // lookup of (s, t) for the SIZE slots a slot request packs.
+    void add_all(SubsystemId s, TypeId t, std::vector<EGroup>& groups);
     // How many choices on this thread sorted two candidates that compare
     // equal (their order then depends on the order they were found in). A
     // keep proof that lets a walk find its candidates in another order
@@ -130,6 +133,11 @@ public:
 
 private:
     TypeEvals& slot(SubsystemId s, TypeId t);
+
+    // Where the last lookup of slot()/find() landed: a walk adds and
+    // counts the candidates of one (subsystem, type) child after child.
+    // Checked against the ids before use, so never stale.
+    mutable uint32_t last_sub_ = 0, last_type_ = 0;
 
     Subsystems subsystems_;
     bool choice_made_ = false;

@@ -436,6 +436,8 @@ private:
     std::vector<std::pair<uint64_t, EdgeId>> sort_scratch_;  // sort_selected()
     std::vector<EGroup> slot_scratch_;                       // dom_slot(): the packed slots
     std::vector<size_t> slot_cursor_;                        // dom_slot(): per member type
+    std::vector<int64_t> slot_needs_;                        // dom_slot(): units per slot, per member
+    std::vector<const TypeEvals*> slot_evals_;               // dom_slot(): candidates per member
     // Per source vertex, as of sort round `round`: how many of its
     // out-edges are selected and the last one's out-position.
     struct SelectedAt {

@@ -432,18 +432,25 @@ void DfuTraverser::dom_slot(VertexId u, const std::vector<JobResource>& shape, u
     PolicyContext ctx{graph_, dom};
     policy_.finish_slot(ctx, slot_scores);
 
-    // How many whole slots the sorted candidates can pack.
+    // How many whole slots the sorted candidates can pack. Each member's
+    // count and candidates are read once: a slot request of SIZE cores
+    // packs SIZE slots here.
+    std::vector<int64_t>& needs = slot_needs_;
+    std::vector<const TypeEvals*>& member_evals = slot_evals_;
+    needs.clear();
+    member_evals.clear();
     int64_t k = shape.empty() ? 0 : INT64_MAX;
     for (const JobResource& member : shape) {
         int64_t need = calc_count(member, clamp_to_u32(slot_scores.qualified_count(dom, member.type)));
+        const TypeEvals* evals = slot_scores.find(dom, member.type);
+        needs.push_back(need);
+        member_evals.push_back(evals);
         int64_t fits = 0;
-        if (need != 0) {
-            if (const TypeEvals* evals = slot_scores.find(dom, member.type)) {
-                int64_t sum = 0;
-                for (const EGroup& h : evals->groups) {
-                    sum = saturating_add(sum, h.count);
-                    if (sum >= need) ++fits, sum = 0;
-                }
+        if (need != 0 && evals != nullptr) {
+            int64_t sum = 0;
+            for (const EGroup& h : evals->groups) {
+                sum = saturating_add(sum, h.count);
+                if (sum >= need) ++fits, sum = 0;
             }
         }
         k = std::min(k, fits);
@@ -459,11 +466,8 @@ void DfuTraverser::dom_slot(VertexId u, const std::vector<JobResource>& shape, u
         g.count = 1;
         g.exclusive = true;
         for (size_t m = 0; m < shape.size(); ++m) {
-            const JobResource& member = shape[m];
-            int64_t need =
-                calc_count(member, clamp_to_u32(slot_scores.qualified_count(dom, member.type)));
-            const TypeEvals* evals = slot_scores.find(dom, member.type);
-            for (int64_t got = 0; got < need;) {
+            const TypeEvals* evals = member_evals[m];
+            for (int64_t got = 0; got < needs[m];) {
                 if (evals == nullptr || cursor[m] >= evals->groups.size()) {
                     message_ += "dom_slot: not enough slots.\n";
                     return;
@@ -476,7 +480,7 @@ void DfuTraverser::dom_slot(VertexId u, const std::vector<JobResource>& shape, u
         }
         slots.push_back(std::move(g));
     }
-    for (auto& g : slots) scores.add(dom, types::kSlot, std::move(g));
+    scores.add_all(dom, types::kSlot, slots);
 }
 
 void DfuTraverser::resolve(VertexId u, ScoreSet& scores, ScoreSet& parent) {
