@@ -164,6 +164,15 @@ bool ScoreSet::choose_best_k(SubsystemId s, TypeId t, int64_t k, const EGroupLes
         score.resize(e->groups.size());
         for (size_t i = 0; i < score.size(); ++i) score[i] = e->groups[i].score;
         auto sort_by = [&](auto cmp) {
+            // A short list (a node's cores) that is already in order: the
+            // introsort of at most kThreshold elements is its insertion
+            // sort, which moves nothing when no element goes before the
+            // one ahead of it, ties included.
+            if (order.size() <= size_t(intro_sort_detail::kThreshold)) {
+                bool in_order = true;
+                for (uint32_t i = 1; i < order.size() && in_order; ++i) in_order = !cmp(i, i - 1);
+                if (in_order) return;
+            }
             // Large candidate lists arrive as a few ordered runs (utilities/intro_sort.h).
             if (order.size() > 32 && sort_distinct_runs(order, merge_scratch, 4, cmp)) return;
             for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -186,10 +195,14 @@ bool ScoreSet::choose_best_k(SubsystemId s, TypeId t, int64_t k, const EGroupLes
     // The sorted candidates go into a per-thread buffer that then trades
     // places with the set's own (kept for the next choice, moved-from).
     thread_local std::vector<EGroup> sorted;  // empty between choices
-    sorted.reserve(order.size());
-    for (uint32_t i : order) sorted.push_back(std::move(e->groups[i]));
-    e->groups.swap(sorted);
-    sorted.clear();
+    bool moved = false;
+    for (uint32_t i = 0; i < order.size() && !moved; ++i) moved = order[i] != i;
+    if (moved) {
+        sorted.reserve(order.size());
+        for (uint32_t i : order) sorted.push_back(std::move(e->groups[i]));
+        e->groups.swap(sorted);
+        sorted.clear();
+    }
     int64_t covered = 0;
     size_t i = 0;
     while (i < e->groups.size() && covered < k) covered = saturating_add(covered, e->groups[i++].count);

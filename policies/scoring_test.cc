@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "policies/match_policy.h"
+#include "utilities/intro_sort.h"
+
+#include <random>
 
 namespace rq {
 namespace {
@@ -90,6 +93,61 @@ TEST(Scoring, MergeAppendsPerTypeInOrder) {
     ASSERT_EQ(types.size(), 2u);
     EXPECT_EQ(types[0].type, types::kCore);
     EXPECT_EQ(types[1].type, types::kSocket);
+}
+
+// choose_best_k against the reference order (policies.md §7: GCC's
+// introsort of the candidates as found) on short and long lists, already
+// in order or not, with many ties: the choice skips the sort of a short
+// list already in order, and must land on the same order.
+TEST(Scoring, ChoiceOrderIsIntrosortsOnRandomLists) {
+    std::mt19937 rng(7);
+    for (int round = 0; round < 3000; ++round) {
+        size_t n = 1 + rng() % 40;
+        int distinct = 1 + static_cast<int>(rng() % 6);
+        std::vector<int64_t> scores(n);
+        for (auto& v : scores) v = 1 + static_cast<int64_t>(rng() % distinct);
+        bool greater = rng() % 2 == 0;
+        if (rng() % 2 == 0) std::sort(scores.begin(), scores.end(), [&](int64_t a, int64_t b) { return greater ? a > b : a < b; });
+        ScoreSet s;
+        for (size_t i = 0; i < n; ++i) s.add(kContainment, types::kCore, group(scores[i], 1, static_cast<EdgeId>(i)));
+        bool plain = rng() % 3 != 0;  // else a comparator the fast paths cannot see through
+        EGroupLess before = plain ? EGroupLess(greater ? score_greater : score_less)
+                                  : EGroupLess([greater](const EGroup& a, const EGroup& b) {
+                                        return greater ? a.score > b.score : a.score < b.score;
+                                    });
+        ASSERT_TRUE(s.choose_all(kContainment, types::kCore, before));
+        std::vector<EdgeId> want(n);
+        for (size_t i = 0; i < n; ++i) want[i] = static_cast<EdgeId>(i);
+        intro_sort(want.begin(), want.end(), [&](EdgeId a, EdgeId b) {
+            return greater ? scores[a] > scores[b] : scores[a] < scores[b];
+        });
+        ASSERT_EQ(order(s, types::kCore), want) << "round " << round;
+    }
+}
+
+// add_all() is add() of each candidate in turn; lookups alternate between
+// types (the remembered last lookup must not answer for another type).
+TEST(Scoring, AddAllIsAddInTurnAndLookupsAlternateTypes) {
+    ScoreSet one, all;
+    std::vector<EGroup> groups;
+    for (EdgeId e = 0; e < 5; ++e) {
+        one.add(kContainment, types::kSlot, group(int64_t(e) % 2, 2, e));
+        groups.push_back(group(int64_t(e) % 2, 2, e));
+    }
+    all.add_all(kContainment, types::kSlot, groups);
+    EXPECT_TRUE(groups.empty());
+    EXPECT_EQ(order(all, types::kSlot), order(one, types::kSlot));
+    EXPECT_EQ(all.qualified_count(kContainment, types::kSlot), 4);
+    EXPECT_EQ(all.total_count(kContainment, types::kSlot), 10);
+    all.add(kContainment, types::kCore, group(1, 1, 9));
+    EXPECT_EQ(all.total_count(kContainment, types::kSlot), 10);
+    EXPECT_EQ(all.total_count(kContainment, types::kCore), 1);
+    all.add(kContainment, types::kNode, group(1, 3, 8));  // inserted ahead of the remembered type
+    EXPECT_EQ(all.total_count(kContainment, types::kCore), 1);
+    EXPECT_EQ(all.total_count(kContainment, types::kNode), 3);
+    EXPECT_EQ(all.total_count(kContainment, types::kSlot), 10);
+    EXPECT_EQ(all.find(kContainment, types::kGpu), nullptr);
+    EXPECT_EQ(all.total_count(kContainment, types::kCore), 1);
 }
 
 }  // namespace
