@@ -466,6 +466,7 @@ private:
     uint64_t walk_ties_ = 0;  // ScoreSet::ties() when the walk began
     bool other_walk_ = false;  // a walk other than the steps ran (slots below, aux)
     bool track_orders_ = false;
+    bool record_steps_ = false;  // this walk keeps its steps: tracking on, a walk after now
     std::vector<VertexId> order_reads_;
     std::vector<uint32_t> order_read_mark_;
     uint32_t order_read_epoch_ = 0;

@@ -188,7 +188,7 @@ void DfuTraverser::begin_order_reads() {
 
 DfuTraverser::OrderWalk DfuTraverser::take_order_walk() {
     // The root is visited by select_once() itself, every other vertex by a step.
-    order_walk_.complete = track_orders_ && !other_walk_ && dfv_calls_ == order_walk_.steps.size() + 1;
+    order_walk_.complete = record_steps_ && !other_walk_ && dfv_calls_ == order_walk_.steps.size() + 1;
     order_walk_.tied = ScoreSet::ties() != walk_ties_;
     return std::move(order_walk_);
 }

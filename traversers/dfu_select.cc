@@ -42,6 +42,10 @@ Errc DfuTraverser::select(std::vector<JobResource>& resources, int64_t at) {
 
 Errc DfuTraverser::select_once(std::vector<JobResource>& resources, int64_t at, bool* exact) {
     at_ = at;
+    // A walk at now either starts the job or fails; only a reservation
+    // (a walk after now, the last of its run) keeps its steps for a proof
+    // (queue/kept_reservations.cc), so a walk at now records none.
+    record_steps_ = track_orders_ && at > now_;
     if (track_orders_) {
         order_walk_.steps.clear();
         order_walk_.stopped.clear();
@@ -336,11 +340,11 @@ bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<Job
         if (pristine && cannot_hold(v, list)) return false;
         bool ok = visit(e);
         if (!ok) {
-            if (track_orders_) order_walk_.steps.push_back({u, e, false, 0});
+            if (record_steps_) order_walk_.steps.push_back({u, e, false, 0});
             return false;
         }
         bool stop = early_stop.update(scores, s);
-        if (track_orders_) {
+        if (record_steps_) {
             order_walk_.steps.push_back({u, e, true, early_stop.single() ? early_stop.last_added() : -1});
             if (stop) order_walk_.stopped.push_back(u);
         }
@@ -357,7 +361,7 @@ bool DfuTraverser::explore_down(VertexId u, SubsystemId s, const std::vector<Job
         for (const OrderedChild& child : graph_.ordered_children(u))
             if (step(child.edge)) break;
     }
-    if (track_orders_ && early_stop.single())
+    if (record_steps_ && early_stop.single())
         order_walk_.tallies.push_back({u, early_stop.unstarted()});
     return any;
 }
