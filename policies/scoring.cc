@@ -104,6 +104,10 @@ void ScoreSet::add_all(SubsystemId s, TypeId t, std::vector<EGroup>& groups) {
         if (g.qualified()) evals.qualified = saturating_add(evals.qualified, g.count);
         evals.total = saturating_add(evals.total, g.count);
     }
+    if (evals.groups.capacity() == 0 && !t_spare.empty()) {
+        evals.groups = std::move(t_spare.back());
+        t_spare.pop_back();
+    }
     evals.groups.reserve(evals.groups.size() + groups.size());
     for (auto& g : groups) evals.groups.push_back(std::move(g));
     groups.clear();
