@@ -10,6 +10,7 @@ namespace rq {
 namespace {
 
 constexpr SpanId kReleased = 0;  // per-type slot whose span is gone
+constexpr SpanId kZeroSpan = -1;  // per-type slot of amount 0: no planner span
 
 Error unknown_multi_span(SpanId id) {
     return make_error(Errc::kNotFound,
@@ -64,7 +65,16 @@ Result<SpanId> MultiPlanner::add_span(Time at, Time d,
                                   " not available at " + std::to_string(at));
     }
     boost::container::small_vector<SpanId, 4> per_type(planners_.size(), kReleased);
-    for (size_t i = 0; i < planners_.size(); ++i) per_type[i] = planners_[i].add_checked_span(at, d, amounts[i]);
+    // Planner 0's points are earliest()'s candidates, zero amounts
+    // included: its spans are all kept.
+    for (size_t i = 0; i < planners_.size(); ++i) {
+        if (amounts[i] == 0 && i > 0) {
+            per_type[i] = kZeroSpan;
+            ++zeros_[i];
+        } else {
+            per_type[i] = planners_[i].add_checked_span(at, d, amounts[i]);
+        }
+    }
     const SpanId id = next_id_++;
     spans_.add(id, per_type.data());
     return id;
@@ -73,8 +83,12 @@ Result<SpanId> MultiPlanner::add_span(Time at, Time d,
 Status MultiPlanner::remove_span(SpanId id) {
     const SpanId* per_type = spans_.find(id);
     if (per_type == nullptr) return unknown_multi_span(id);
-    for (size_t i = 0; i < spans_.width(); ++i)
-        if (per_type[i] != kReleased) (void)planners_[i].remove_span(per_type[i]);
+    for (size_t i = 0; i < spans_.width(); ++i) {
+        if (per_type[i] == kZeroSpan)
+            --zeros_[i];
+        else if (per_type[i] != kReleased)
+            (void)planners_[i].remove_span(per_type[i]);
+    }
     spans_.erase(id);
     return ok_status();
 }
@@ -90,11 +104,21 @@ Result<bool> MultiPlanner::reduce_span(SpanId id, size_t i, int64_t by) {
                           "multi-planner: span " + std::to_string(id) +
                               " has no span left for type index " +
                               std::to_string(i));
-    Planner& planner = planners_[i];
-    const Span* span = planner.span(per_type[i]);
-    const bool releases_all = span && span->amount == by;
-    RQ_TRY(planner.reduce_span(per_type[i], by));
-    if (releases_all) per_type[i] = kReleased;  // reduce_span removed it
+    if (per_type[i] == kZeroSpan) {
+        // As the planner treats a span of 0: reducing by 0 removes it.
+        if (by < 0) return make_error(Errc::kInvalid, "multi-planner: cannot reduce span " + std::to_string(id) +
+                                                          " by a negative amount " + std::to_string(by));
+        if (by > 0) return make_error(Errc::kRange, "multi-planner: cannot reduce span " + std::to_string(id) +
+                                                        " of 0 by " + std::to_string(by));
+        per_type[i] = kReleased;
+        --zeros_[i];
+    } else {
+        Planner& planner = planners_[i];
+        const Span* span = planner.span(per_type[i]);
+        const bool releases_all = span && span->amount == by;
+        RQ_TRY(planner.reduce_span(per_type[i], by));
+        if (releases_all) per_type[i] = kReleased;  // reduce_span removed it
+    }
     for (size_t k = 0; k < spans_.width(); ++k)
         if (per_type[k] != kReleased) return true;
     spans_.erase(id);
@@ -105,6 +129,7 @@ std::optional<int64_t> MultiPlanner::span_amount(SpanId id, size_t i) const {
     const SpanId* found = spans_.find(id);
     if (found == nullptr || i >= spans_.width() || found[i] == kReleased)
         return std::nullopt;
+    if (found[i] == kZeroSpan) return 0;
     const Span* span = planners_[i].span(found[i]);
     if (!span) return std::nullopt;
     return span->amount;
@@ -129,6 +154,10 @@ void MultiPlanner::reset(std::vector<uint16_t> types, std::vector<int64_t> total
         }
     }
     spans_.set_width(new_to_old, kReleased);
+    std::vector<size_t> zeros(types.size(), 0);
+    for (size_t k = 0; k < types.size(); ++k)
+        if (new_to_old[k] >= 0) zeros[k] = zeros_[static_cast<size_t>(new_to_old[k])];
+    zeros_ = std::move(zeros);
     types_ = std::move(types);
     planners_ = std::move(planners);
 }

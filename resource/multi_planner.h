@@ -32,7 +32,12 @@ public:
     // False if `amounts` does not have one entry per planner.
     bool fits(Time at, Time d, const std::vector<int64_t>& amounts) const;
 
-    // Adds one span per type (amounts may be 0), all or nothing.
+    // Adds one span per type (amounts may be 0), all or nothing. An amount
+    // of 0 for a type after the first changes no availability and no
+    // candidate of earliest(), so it is kept in the multi-span's row only,
+    // not as a span of the type's planner: a slot request of cores adds 0
+    // nodes to every ancestor's plan, and those spans were half the
+    // planner tree work of a busy replay (docs/performance.md).
     Result<SpanId> add_span(Time at, Time d, const std::vector<int64_t>& amounts);
     Status remove_span(SpanId id);
 
@@ -45,6 +50,9 @@ public:
     std::optional<int64_t> span_amount(SpanId id, size_t i) const;
     bool has_span(SpanId id) const { return spans_.count(id) != 0; }
     size_t span_count() const { return spans_.size(); }
+    // Multi-spans with a part (zero or not) left for type index i: what
+    // planner(i).span_count() would be if zero amounts were planner spans.
+    size_t span_count(size_t i) const { return planners_[i].span_count() + zeros_[i]; }
 
     // Replaces the type list: kept types keep their spans (with the new
     // total), new types start empty, vanished types are dropped. Existing
@@ -79,10 +87,12 @@ private:
     std::vector<uint16_t> types_;
     std::vector<Planner> planners_;
     // Multi-span id -> row of per-type span ids, column i in planners_[i]
-    // (0 once that per-type span has been released; planner span ids start
-    // at 1). One flat table: every match adds a multi-span on each
+    // (0 once that per-type span has been released, kZeroSpan for an amount
+    // of 0 held by no planner span; planner span ids start at 1). One flat
+    // table: every match adds a multi-span on each
     // ancestor of what it takes, so this is 8 bytes a type and a job.
     IdRows spans_;
+    std::vector<size_t> zeros_;  // per type: rows holding kZeroSpan
     SpanId next_id_ = 0;
 };
 

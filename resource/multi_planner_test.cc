@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <vector>
 
 namespace rq {
@@ -45,7 +46,8 @@ TEST(MultiPlanner, AddSpanAddsOneSpanPerTypeWithSequentialIds) {
     EXPECT_EQ(*second, 1);
     EXPECT_EQ(m.span_count(), 2u);
     EXPECT_TRUE(m.has_span(1));
-    // A zero amount still adds a span, so both planners share the points.
+    // A zero amount of the first type still adds a span (its points are
+    // earliest()'s candidates), so both planners share the points.
     EXPECT_EQ(m.planner(0).points(), (Points{0, 50, 100, 150}));
     EXPECT_EQ(m.planner(1).points(), (Points{0, 50, 100, 150}));
     EXPECT_EQ(m.planner(0).span_count(), 2u);
@@ -209,6 +211,124 @@ TEST(MultiPlanner, CopiesAreIndependent) {
     EXPECT_TRUE(m.has_span(0));
     EXPECT_EQ(m.planner(0).avail_at(5), 0);
     EXPECT_EQ(copy.planner(0).avail_at(5), 1);
+}
+
+// A zero amount of a later type is a part of the multi-span, held by no
+// span of that type's planner (multi_planner.h, add_span).
+TEST(MultiPlanner, ZeroAmountOfALaterTypeIsNoPlannerSpan) {
+    MultiPlanner m({kCore, kNode}, {8, 2});
+    auto a = m.add_span(10, 10, {4, 0});
+    ASSERT_TRUE(a.ok());
+    EXPECT_EQ(m.planner(1).span_count(), 0u);
+    EXPECT_EQ(m.planner(1).points(), (Points{0}));
+    EXPECT_EQ(m.span_count(1), 1u);
+    EXPECT_EQ(m.span_count(0), 1u);
+    EXPECT_EQ(m.span_amount(*a, 1), 0);
+    EXPECT_EQ(m.multispan(*a)->at(1), -1);
+    EXPECT_EQ(m.reduce_span(*a, 1, 1).code(), Errc::kRange);
+    EXPECT_EQ(m.reduce_span(*a, 1, -1).code(), Errc::kInvalid);
+    auto kept = m.reduce_span(*a, 1, 0);  // as a planner span of 0: removed
+    ASSERT_TRUE(kept.ok());
+    EXPECT_TRUE(*kept);
+    EXPECT_EQ(m.span_count(1), 0u);
+    EXPECT_EQ(m.span_amount(*a, 1), std::nullopt);
+    auto b = m.add_span(30, 10, {1, 0});
+    ASSERT_TRUE(b.ok());
+    m.reset({kNode, kCore}, {2, 8});  // the zero part moves with its type
+    EXPECT_EQ(m.span_count(0), 1u);
+    EXPECT_EQ(m.span_amount(*b, 0), 0);
+    ASSERT_TRUE(m.remove_span(*b).ok());
+    EXPECT_EQ(m.span_count(0), 0u);
+    // A saved row with the zero part restores it.
+    MultiPlanner r({kCore, kNode}, {8, 2});
+    ASSERT_TRUE(r.restore_multispan(5, {0, -1}).ok());
+    EXPECT_EQ(r.span_count(1), 1u);
+    EXPECT_EQ(r.span_amount(5, 1), 0);
+    EXPECT_EQ(r.restore_multispan(6, {0, -2}).code(), Errc::kInvalid);
+}
+
+// Against a model that keeps every amount as a planner span (what the
+// multi-planner did before zero parts): random adds, removes and partial
+// reductions, then fits, availability, per-type counts and earliest()
+// must agree.
+TEST(MultiPlanner, ZeroPartsAnswerAsZeroSpansWouldOnRandomOperations) {
+    std::mt19937 rng(3);
+    for (int round = 0; round < 300; ++round) {
+        const std::vector<int64_t> totals{6, 3, 2};
+        MultiPlanner m({kCore, kNode, kGpu}, totals);
+        std::vector<Planner> model;
+        for (int64_t t : totals) model.emplace_back(t);
+        struct Live {
+            SpanId id;
+            std::vector<SpanId> parts;  // model span ids, 0 once reduced away
+        };
+        std::vector<Live> live;
+        for (int op = 0; op < 60; ++op) {
+            int kind = static_cast<int>(rng() % 4);
+            if (kind <= 1 || live.empty()) {
+                Time at = rng() % 50, d = 1 + rng() % 20;
+                Amounts amounts;
+                for (int64_t t : totals) amounts.push_back(rng() % 3 == 0 ? 0 : static_cast<int64_t>(rng() % (t + 1)));
+                auto id = m.add_span(at, d, amounts);
+                bool model_fits = true;
+                for (size_t i = 0; i < totals.size(); ++i) model_fits = model_fits && model[i].fits(at, d, amounts[i]);
+                ASSERT_EQ(id.ok(), model_fits);
+                if (!id.ok()) continue;
+                Live l{*id, {}};
+                for (size_t i = 0; i < totals.size(); ++i) l.parts.push_back(*model[i].add_span(at, d, amounts[i]));
+                live.push_back(l);
+            } else if (kind == 2) {
+                size_t k = rng() % live.size();
+                ASSERT_TRUE(m.remove_span(live[k].id).ok());
+                for (size_t i = 0; i < totals.size(); ++i)
+                    if (live[k].parts[i] != 0) ASSERT_TRUE(model[i].remove_span(live[k].parts[i]).ok());
+                live.erase(live.begin() + static_cast<std::ptrdiff_t>(k));
+            } else {
+                size_t k = rng() % live.size(), i = rng() % totals.size();
+                auto amount = m.span_amount(live[k].id, i);
+                int64_t by = amount ? static_cast<int64_t>(rng() % (*amount + 1)) : 0;
+                auto kept = m.reduce_span(live[k].id, i, by);
+                if (live[k].parts[i] == 0) {
+                    ASSERT_FALSE(kept.ok());
+                    continue;
+                }
+                const Span* part = model[i].span(live[k].parts[i]);
+                ASSERT_NE(part, nullptr);
+                bool all = part->amount == by;
+                ASSERT_TRUE(model[i].reduce_span(live[k].parts[i], by).ok());
+                if (all) live[k].parts[i] = 0;
+                ASSERT_TRUE(kept.ok());
+                bool any = false;
+                for (SpanId p : live[k].parts) any = any || p != 0;
+                ASSERT_EQ(*kept, any);
+                if (!any) live.erase(live.begin() + static_cast<std::ptrdiff_t>(k));
+            }
+            for (size_t i = 0; i < totals.size(); ++i) {
+                ASSERT_EQ(m.span_count(i), model[i].span_count()) << "round " << round << " op " << op;
+                for (Time t = 0; t < 75; t += 5) ASSERT_EQ(m.planner(i).avail_at(t), model[i].avail_at(t));
+            }
+            Amounts want;
+            for (int64_t t : totals) want.push_back(static_cast<int64_t>(rng() % (t + 1)));
+            Time from = rng() % 60, d = 1 + rng() % 15;
+            bool model_fits = true;
+            for (size_t i = 0; i < totals.size(); ++i) model_fits = model_fits && model[i].fits(from, d, want[i]);
+            ASSERT_EQ(m.fits(from, d, want), model_fits);
+            // earliest(): the model's first-planner points where all fit.
+            std::optional<Time> expect;
+            for (Time p : model[0].points()) {
+                if (p < from || p + d > kPlannerEnd) continue;
+                bool all = true;
+                for (size_t i = 0; i < totals.size(); ++i) all = all && model[i].fits(p, d, want[i]);
+                if (all) {
+                    expect = p;
+                    break;
+                }
+            }
+            auto got = m.earliest(from, d, want);
+            ASSERT_EQ(got.ok(), expect.has_value()) << "round " << round << " op " << op;
+            if (expect) ASSERT_EQ(*got, *expect) << "round " << round << " op " << op;
+        }
+    }
 }
 
 }  // namespace

@@ -332,7 +332,9 @@ TEST(PlannerRandom, MatchesBruteForceModel) {
 struct ModelMulti {
     std::vector<uint16_t> types;
     std::vector<ModelPlanner> planners;
-    std::map<SpanId, std::vector<SpanId>> spans;  // 0 = released
+    // 0 = released, -1 = an amount of 0 of a type after the first, which
+    // no planner span holds (resource/multi_planner.h, add_span)
+    std::map<SpanId, std::vector<SpanId>> spans;
     SpanId next_id = 0;
 
     void reset(const std::vector<uint16_t>& new_types,
@@ -371,8 +373,8 @@ struct ModelMulti {
         if (!fits(t, d, q)) return Errc::kBusy;
         std::vector<SpanId> per_type;
         for (size_t i = 0; i < q.size(); ++i) {
-            SpanId sid = 0;
-            planners[i].add(t, d, q[i], &sid);
+            SpanId sid = -1;
+            if (i == 0 || q[i] != 0) planners[i].add(t, d, q[i], &sid);
             per_type.push_back(sid);
         }
         *id = next_id++;
@@ -383,7 +385,7 @@ struct ModelMulti {
         auto it = spans.find(id);
         if (it == spans.end()) return Errc::kNotFound;
         for (size_t i = 0; i < it->second.size(); ++i)
-            if (it->second[i] != 0) planners[i].remove(it->second[i]);
+            if (it->second[i] > 0) planners[i].remove(it->second[i]);
         spans.erase(it);
         return Errc::kOk;
     }
@@ -392,9 +394,15 @@ struct ModelMulti {
         if (it == spans.end()) return Errc::kNotFound;
         if (i >= it->second.size()) return Errc::kInvalid;
         if (it->second[i] == 0) return Errc::kNotFound;
-        Errc code = planners[i].reduce(it->second[i], by);
-        if (code != Errc::kOk) return code;
-        if (!planners[i].find(it->second[i])) it->second[i] = 0;
+        if (it->second[i] == -1) {  // as a planner span of 0
+            if (by < 0) return Errc::kInvalid;
+            if (by > 0) return Errc::kRange;
+            it->second[i] = 0;
+        } else {
+            Errc code = planners[i].reduce(it->second[i], by);
+            if (code != Errc::kOk) return code;
+            if (!planners[i].find(it->second[i])) it->second[i] = 0;
+        }
         *still_exists = std::any_of(it->second.begin(), it->second.end(),
                                     [](SpanId s) { return s != 0; });
         if (!*still_exists) spans.erase(it);
@@ -422,12 +430,17 @@ void expect_same(const MultiPlanner& real, const ModelMulti& model) {
     for (size_t i = 0; i < model.types.size(); ++i) {
         ASSERT_EQ(real.type(i), model.types[i]);
         expect_same(real.planner(i), model.planners[i]);
+        size_t parts = 0;
+        for (const auto& entry : model.spans) parts += entry.second[i] != 0 ? 1 : 0;
+        ASSERT_EQ(real.span_count(i), parts);
     }
     for (const auto& [id, per_type] : model.spans) {
         ASSERT_TRUE(real.has_span(id)) << "multi-span " << id;
         for (size_t i = 0; i < per_type.size(); ++i) {
             std::optional<int64_t> want;
-            if (per_type[i] != 0) {
+            if (per_type[i] == -1) {
+                want = 0;
+            } else if (per_type[i] != 0) {
                 const Span* s = real.planner(i).span(per_type[i]);
                 ASSERT_NE(s, nullptr);
                 want = s->amount;

@@ -26,9 +26,9 @@ bool DfuTraverser::update(JobId jobid, MatchWriter& writer, bool full) {
 void DfuTraverser::reweight(EdgeId e, int64_t query_time) {
     const SubtreePlan* plan = store_.subtree(graph_.target(e), 0);
     if (plan == nullptr || plan->plan.size() == 0) return;
-    const Planner& last = plan->plan.planner(plan->plan.size() - 1);
-    int64_t available = query_time < 0 ? 0 : last.avail_at(query_time);
-    if (available == 0 && last.span_count() == 0) return;
+    size_t last = plan->plan.size() - 1;
+    int64_t available = query_time < 0 ? 0 : plan->plan.planner(last).avail_at(query_time);
+    if (available == 0 && plan->plan.span_count(last) == 0) return;
     graph_.set_weight(e, static_cast<uint64_t>(available));
 }
 
