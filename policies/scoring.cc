@@ -59,7 +59,7 @@ namespace {
 
 // Candidate arrays of score sets gone, emptied, capacity kept, for the next
 // set's first add(): one array a visited vertex was a fifth of a busy
-// replay's allocations (docs/performance.md "Third round"). Bounded in
+// replay's allocations (docs/replay-performance.md "Third round"). Bounded in
 // number and in the size of what it keeps.
 // A vertex's children come by the dozen (cores of a socket): a set's first
 // array holds 8 rather than growing 1, 2, 4, 8 (EGroups copy, not move, on
@@ -160,7 +160,8 @@ bool ScoreSet::choose_best_k(SubsystemId s, TypeId t, int64_t k, const EGroupLes
     for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
     // The multilevel policies compare bare scores: compare them from one
     // dense array, without two indirect calls per comparison (a tenth of
-    // a busy replay pass sorted candidates, docs/performance.md). Same
+    // a busy replay pass sorted candidates, docs/replay-performance.md
+    // "First round"). Same
     // comparisons, so the same permutation.
     using Compare = bool (*)(const EGroup&, const EGroup&);
     const Compare* plain = before.target<Compare>();

@@ -42,8 +42,8 @@ struct EGroup {
     EGroup& operator=(const EGroup&) = default;
     // small_vector's move does not promise noexcept, so a growing
     // std::vector<EGroup> copied every egroup (one copy per candidate per
-    // doubling: a fifth of a busy replay pass, docs/performance.md
-    // "Replay on an Atlas-shaped machine"). Moving EdgeEntry (trivial) or stealing the heap
+    // doubling: a fifth of a busy replay pass, docs/replay-performance.md).
+    // Moving EdgeEntry (trivial) or stealing the heap
     // buffer cannot throw.
     EGroup(EGroup&&) noexcept = default;
     EGroup& operator=(EGroup&&) noexcept = default;

@@ -196,7 +196,7 @@ public:
         if (live_ == 0) {
             // Small arrays are kept for the next row: a node's subtree
             // plan empties and refills at every replay pass that re-makes
-            // a reservation on it (docs/performance.md "Third round").
+            // a reservation on it (docs/replay-performance.md "Third round").
             if (ids_.capacity() > kKeptWhenEmpty) {
                 std::vector<int64_t>().swap(ids_);
                 std::vector<int64_t>().swap(values_);

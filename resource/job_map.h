@@ -149,7 +149,7 @@ public:
     // reservations of the first jobs in the queue, and every replay pass
     // made and dropped the heap array of those beyond the inline ones (a
     // cache miss per core on each update and release). Measured against
-    // two and eight (docs/performance.md "Sixth round"): four was fastest
+    // two and eight (docs/replay-performance.md "Sixth round"): four was fastest
     // under hybrid and conservative, for 1.5-2 MB more.
     static constexpr uint32_t kInline = 4;
 
@@ -244,7 +244,7 @@ public:
         // Back to inline storage only once empty: a core that holds a
         // running job and two reservations moves between two and three
         // entries at every replay pass, and going inline at two made that
-        // a heap array allocated and freed each time (docs/performance.md
+        // a heap array allocated and freed each time (docs/replay-performance.md
         // "Third round"). The array held meanwhile is at most kFlatMax
         // entries, and only while the vertex has a job.
         if (size_ == 0 && cap_ > kInline) {

@@ -37,7 +37,7 @@ public:
     // candidate of earliest(), so it is kept in the multi-span's row only,
     // not as a span of the type's planner: a slot request of cores adds 0
     // nodes to every ancestor's plan, and those spans were half the
-    // planner tree work of a busy replay (docs/performance.md).
+    // planner tree work of a busy replay (docs/replay-performance.md "Seventh round").
     Result<SpanId> add_span(Time at, Time d, const std::vector<int64_t>& amounts);
     Status remove_span(SpanId id);
 

@@ -109,14 +109,14 @@ bool erase_in(Span* spans, uint32_t& n, SpanId id) {
 // Few mode (`big` null): up to kFewSpans spans in a plain array, queried
 // by scanning it. A busy core holds its running job plus a reservation or
 // two, and every scheduling pass of a replay adds and removes those spans
-// by the thousand (docs/performance.md "Replay on an Atlas-shaped
-// machine"): building a point tree for two spans and tearing it down
+// by the thousand (docs/replay-performance.md "First round"
+// and "Second round"): building a point tree for two spans and tearing it down
 // again cost more than the scans it saves. Sixteen, not eight: under
 // conservative backfill a core holds a reservation per queued job that
 // covers it, and a node's subtree plan a span per job on its cores; their
 // trees (nodes scattered in memory, a span table beside them) cost more
-// time and memory than a 16-span scan (docs/performance.md, same
-// section: conservative 0.81× the time and 41 MB instead of 53 MB, the
+// time and memory than a 16-span scan (docs/replay-performance.md,
+// "Second round": conservative 0.81× the time and 41 MB instead of 53 MB, the
 // synthetic trace 0.87×; 32 was slower again). A few-mode planner answers
 // every query exactly as the tree does: its scheduled points are 0 and
 // every distinct start and end of a span (spec/planner.md §2).

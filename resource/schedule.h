@@ -58,7 +58,7 @@ struct VertexSchedule {
     explicit VertexSchedule(int64_t size) : plan(size) {}
 
     // The fields a core's match, update and release touch come first, so
-    // that they share the record's first cache lines (docs/performance.md
+    // that they share the record's first cache lines (docs/replay-performance.md
     // "Sixth round"); the exclusivity checker, which a core held
     // exclusively never uses, lives apart and is created on first write.
     Planner plan;                 // capacity = vertex size

@@ -569,7 +569,7 @@ void DfuTraverser::mark_edge(EdgeId e, int64_t needs, bool exclusive) {
 // out-edge order. Scanning a vertex's out-edges for the current marks
 // costs its degree, sorting the selected edges costs a log factor on all
 // of them (a twentieth of a replay pass that reserves thousands of cores,
-// docs/performance.md "Replay on an Atlas-shaped machine"). So a vertex
+// docs/replay-performance.md "Second round"). So a vertex
 // whose selected edges end within a few times their number of its first
 // out-edges (a node's cores) is scanned; only the rest (a root choosing a
 // few of thousands of nodes) is sorted, by (source, out-position) keys.

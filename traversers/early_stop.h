@@ -78,7 +78,7 @@ private:
     };
     // Inline: a walk makes one per vertex whose children it walks, and a
     // request lists one or two types (a heap vector was a tenth of a busy
-    // replay's allocations, docs/performance.md "Third round").
+    // replay's allocations, docs/replay-performance.md "Third round").
     boost::container::small_vector<Tally, 2> tallies_;
 };
 

@@ -175,7 +175,7 @@ void intro_sort(It first, It last, Cmp cmp) {
 // equal keys: then the caller puts them back and sorts (ties keep
 // intro_sort's order). Why: a walk's candidates at the root arrive as one
 // to three such runs (the children in weight order), where the merge is
-// linear and intro_sort n log n (docs/performance.md "Sixth round").
+// linear and intro_sort n log n (docs/replay-performance.md "Sixth round").
 template <class T, class Cmp>
 bool sort_distinct_runs(std::vector<T>& a, std::vector<T>& scratch, size_t max_runs, Cmp cmp) {
     size_t n = a.size();

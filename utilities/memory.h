@@ -15,7 +15,7 @@ uint64_t usable_memory_bytes();
 // kMmapBytes from the heap. A busy replay grows and shrinks its working
 // vectors thousands of times a second; glibc's defaults (give back above
 // 128 KiB) made that one brk call and fresh page faults each time, a
-// fifth of a replay's time (docs/performance.md "Third round"). Peak
+// fifth of a replay's time (docs/replay-performance.md "Third round"). Peak
 // memory stays what the program uses at its busiest.
 inline constexpr int kKeptFreeBytes = 64 << 20;
 inline constexpr int kMmapBytes = 32 << 20;
