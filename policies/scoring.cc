@@ -8,12 +8,15 @@
 
 namespace rq {
 
+const TypeEvals* ScoreSet::remembered(SubsystemId s, TypeId t) const {
+    if (last_sub_ >= subsystems_.size()) return nullptr;
+    const SubsystemEvals& sub = subsystems_[last_sub_];
+    if (sub.subsystem != s || last_type_ >= sub.types.size() || sub.types[last_type_].type != t) return nullptr;
+    return &sub.types[last_type_];
+}
+
 TypeEvals& ScoreSet::slot(SubsystemId s, TypeId t) {
-    if (last_sub_ < subsystems_.size()) {
-        SubsystemEvals& cached = subsystems_[last_sub_];
-        if (cached.subsystem == s && last_type_ < cached.types.size() && cached.types[last_type_].type == t)
-            return cached.types[last_type_];
-    }
+    if (const TypeEvals* known = remembered(s, t)) return const_cast<TypeEvals&>(*known);
     auto sub = std::find_if(subsystems_.begin(), subsystems_.end(),
                             [s](const SubsystemEvals& x) { return x.subsystem == s; });
     if (sub == subsystems_.end()) {
@@ -37,11 +40,7 @@ TypeEvals* ScoreSet::find(SubsystemId s, TypeId t) {
 }
 
 const TypeEvals* ScoreSet::find(SubsystemId s, TypeId t) const {
-    if (last_sub_ < subsystems_.size()) {
-        const SubsystemEvals& cached = subsystems_[last_sub_];
-        if (cached.subsystem == s && last_type_ < cached.types.size() && cached.types[last_type_].type == t)
-            return &cached.types[last_type_];
-    }
+    if (const TypeEvals* known = remembered(s, t)) return known;
     for (size_t i = 0; i < subsystems_.size(); ++i) {
         const SubsystemEvals& sub = subsystems_[i];
         if (sub.subsystem != s) continue;
@@ -69,6 +68,16 @@ constexpr size_t kSpareArrays = 64;
 constexpr size_t kSpareCapacity = 64;
 thread_local std::vector<std::vector<EGroup>> t_spare;
 
+// An array with no storage yet takes a spare one; whether it has storage
+// now.
+bool reuse_spare(std::vector<EGroup>& groups) {
+    if (groups.capacity() == 0 && !t_spare.empty()) {
+        groups = std::move(t_spare.back());
+        t_spare.pop_back();
+    }
+    return groups.capacity() != 0;
+}
+
 }  // namespace
 
 ScoreSet::~ScoreSet() {
@@ -86,14 +95,7 @@ void ScoreSet::add(SubsystemId s, TypeId t, EGroup group) {
     TypeEvals& evals = slot(s, t);
     if (group.qualified()) evals.qualified = saturating_add(evals.qualified, group.count);
     evals.total = saturating_add(evals.total, group.count);
-    if (evals.groups.capacity() == 0) {
-        if (!t_spare.empty()) {
-            evals.groups = std::move(t_spare.back());
-            t_spare.pop_back();
-        } else {
-            evals.groups.reserve(kFirstGroups);
-        }
-    }
+    if (!reuse_spare(evals.groups)) evals.groups.reserve(kFirstGroups);
     evals.groups.push_back(std::move(group));
 }
 
@@ -104,10 +106,7 @@ void ScoreSet::add_all(SubsystemId s, TypeId t, std::vector<EGroup>& groups) {
         if (g.qualified()) evals.qualified = saturating_add(evals.qualified, g.count);
         evals.total = saturating_add(evals.total, g.count);
     }
-    if (evals.groups.capacity() == 0 && !t_spare.empty()) {
-        evals.groups = std::move(t_spare.back());
-        t_spare.pop_back();
-    }
+    reuse_spare(evals.groups);
     evals.groups.reserve(evals.groups.size() + groups.size());
     for (auto& g : groups) evals.groups.push_back(std::move(g));
     groups.clear();

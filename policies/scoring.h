@@ -133,6 +133,8 @@ public:
 
 private:
     TypeEvals& slot(SubsystemId s, TypeId t);
+    // The (s, t) entry the last lookup landed on, or null.
+    const TypeEvals* remembered(SubsystemId s, TypeId t) const;
 
     // Where the last lookup of slot()/find() landed: a walk adds and
     // counts the candidates of one (subsystem, type) child after child.

@@ -129,11 +129,8 @@ TEST(Scoring, ChoiceOrderIsIntrosortsOnRandomLists) {
 // types (the remembered last lookup must not answer for another type).
 TEST(Scoring, AddAllIsAddInTurnAndLookupsAlternateTypes) {
     ScoreSet one, all;
-    std::vector<EGroup> groups;
-    for (EdgeId e = 0; e < 5; ++e) {
-        one.add(kContainment, types::kSlot, group(int64_t(e) % 2, 2, e));
-        groups.push_back(group(int64_t(e) % 2, 2, e));
-    }
+    for (EdgeId e = 0; e < 5; ++e) one.add(kContainment, types::kSlot, group(int64_t(e) % 2, 2, e));
+    std::vector<EGroup> groups = one.find(kContainment, types::kSlot)->groups;  // the same, copied
     all.add_all(kContainment, types::kSlot, groups);
     EXPECT_TRUE(groups.empty());
     EXPECT_EQ(order(all, types::kSlot), order(one, types::kSlot));

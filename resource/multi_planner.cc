@@ -10,7 +10,6 @@ namespace rq {
 namespace {
 
 constexpr SpanId kReleased = 0;  // per-type slot whose span is gone
-constexpr SpanId kZeroSpan = -1;  // per-type slot of amount 0: no planner span
 
 Error unknown_multi_span(SpanId id) {
     return make_error(Errc::kNotFound,
@@ -69,7 +68,7 @@ Result<SpanId> MultiPlanner::add_span(Time at, Time d,
     // included: its spans are all kept.
     for (size_t i = 0; i < planners_.size(); ++i) {
         if (amounts[i] == 0 && i > 0) {
-            per_type[i] = kZeroSpan;
+            per_type[i] = kZeroPart;
             ++zeros_[i];
         } else {
             per_type[i] = planners_[i].add_checked_span(at, d, amounts[i]);
@@ -84,7 +83,7 @@ Status MultiPlanner::remove_span(SpanId id) {
     const SpanId* per_type = spans_.find(id);
     if (per_type == nullptr) return unknown_multi_span(id);
     for (size_t i = 0; i < spans_.width(); ++i) {
-        if (per_type[i] == kZeroSpan)
+        if (per_type[i] == kZeroPart)
             --zeros_[i];
         else if (per_type[i] != kReleased)
             (void)planners_[i].remove_span(per_type[i]);
@@ -104,7 +103,7 @@ Result<bool> MultiPlanner::reduce_span(SpanId id, size_t i, int64_t by) {
                           "multi-planner: span " + std::to_string(id) +
                               " has no span left for type index " +
                               std::to_string(i));
-    if (per_type[i] == kZeroSpan) {
+    if (per_type[i] == kZeroPart) {
         // As the planner treats a span of 0: reducing by 0 removes it.
         if (by < 0) return make_error(Errc::kInvalid, "multi-planner: cannot reduce span " + std::to_string(id) +
                                                           " by a negative amount " + std::to_string(by));
@@ -129,7 +128,7 @@ std::optional<int64_t> MultiPlanner::span_amount(SpanId id, size_t i) const {
     const SpanId* found = spans_.find(id);
     if (found == nullptr || i >= spans_.width() || found[i] == kReleased)
         return std::nullopt;
-    if (found[i] == kZeroSpan) return 0;
+    if (found[i] == kZeroPart) return 0;
     const Span* span = planners_[i].span(found[i]);
     if (!span) return std::nullopt;
     return span->amount;

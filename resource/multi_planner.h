@@ -53,6 +53,9 @@ public:
     // Multi-spans with a part (zero or not) left for type index i: what
     // planner(i).span_count() would be if zero amounts were planner spans.
     size_t span_count(size_t i) const { return planners_[i].span_count() + zeros_[i]; }
+    // The per-type span id (multispan(), a saved row) of an amount of 0
+    // that no planner span holds.
+    static constexpr SpanId kZeroPart = -1;
 
     // Replaces the type list: kept types keep their spans (with the new
     // total), new types start empty, vanished types are dropped. Existing
@@ -87,12 +90,12 @@ private:
     std::vector<uint16_t> types_;
     std::vector<Planner> planners_;
     // Multi-span id -> row of per-type span ids, column i in planners_[i]
-    // (0 once that per-type span has been released, kZeroSpan for an amount
+    // (0 once that per-type span has been released, kZeroPart for an amount
     // of 0 held by no planner span; planner span ids start at 1). One flat
     // table: every match adds a multi-span on each
     // ancestor of what it takes, so this is 8 bytes a type and a job.
     IdRows spans_;
-    std::vector<size_t> zeros_;  // per type: rows holding kZeroSpan
+    std::vector<size_t> zeros_;  // per type: rows holding kZeroPart
     SpanId next_id_ = 0;
 };
 

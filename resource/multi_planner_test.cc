@@ -224,7 +224,7 @@ TEST(MultiPlanner, ZeroAmountOfALaterTypeIsNoPlannerSpan) {
     EXPECT_EQ(m.span_count(1), 1u);
     EXPECT_EQ(m.span_count(0), 1u);
     EXPECT_EQ(m.span_amount(*a, 1), 0);
-    EXPECT_EQ(m.multispan(*a)->at(1), -1);
+    EXPECT_EQ(m.multispan(*a)->at(1), MultiPlanner::kZeroPart);
     EXPECT_EQ(m.reduce_span(*a, 1, 1).code(), Errc::kRange);
     EXPECT_EQ(m.reduce_span(*a, 1, -1).code(), Errc::kInvalid);
     auto kept = m.reduce_span(*a, 1, 0);  // as a planner span of 0: removed
@@ -281,7 +281,9 @@ TEST(MultiPlanner, ZeroPartsAnswerAsZeroSpansWouldOnRandomOperations) {
                 size_t k = rng() % live.size();
                 ASSERT_TRUE(m.remove_span(live[k].id).ok());
                 for (size_t i = 0; i < totals.size(); ++i)
-                    if (live[k].parts[i] != 0) ASSERT_TRUE(model[i].remove_span(live[k].parts[i]).ok());
+                    if (live[k].parts[i] != 0) {
+                        ASSERT_TRUE(model[i].remove_span(live[k].parts[i]).ok());
+                    }
                 live.erase(live.begin() + static_cast<std::ptrdiff_t>(k));
             } else {
                 size_t k = rng() % live.size(), i = rng() % totals.size();
@@ -326,7 +328,9 @@ TEST(MultiPlanner, ZeroPartsAnswerAsZeroSpansWouldOnRandomOperations) {
             }
             auto got = m.earliest(from, d, want);
             ASSERT_EQ(got.ok(), expect.has_value()) << "round " << round << " op " << op;
-            if (expect) ASSERT_EQ(*got, *expect) << "round " << round << " op " << op;
+            if (expect) {
+                ASSERT_EQ(*got, *expect) << "round " << round << " op " << op;
+            }
         }
     }
 }

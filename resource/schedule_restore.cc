@@ -18,10 +18,10 @@ Result<SpanId> Planner::restore_span(const Span& span) {
 Status MultiPlanner::restore_multispan(SpanId id, const std::vector<SpanId>& per_type) {
     if (id < 0 || per_type.size() != spans_.width()) return make_error(Errc::kInvalid, "bad saved multi-span");
     for (SpanId part : per_type)
-        if (part < -1) return make_error(Errc::kInvalid, "bad saved multi-span");
+        if (part < kZeroPart) return make_error(Errc::kInvalid, "bad saved multi-span");
     spans_.add(id, per_type.data());
     for (size_t i = 0; i < per_type.size(); ++i)
-        if (per_type[i] == -1) ++zeros_[i];  // kZeroSpan (multi_planner.cc)
+        if (per_type[i] == kZeroPart) ++zeros_[i];
     return ok_status();
 }
 
