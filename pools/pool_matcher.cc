@@ -345,29 +345,11 @@ Status PoolMatcher::record(const Allocation& a, JobId jobid, int64_t duration, i
 
 Status PoolMatcher::release(const Allocation& a, JobId jobid) {
     bool ok = true;
-    auto drop = [&](Planner& plan, JobMap<SpanId>& spans) {
-        auto it = spans.find(jobid);
-        if (it == spans.end()) return;
-        ok = plan.remove_span(it->second).ok() && ok;
-        spans.erase(it);
-    };
     std::map<VertexId, bool> done;
     for (auto& [item, amount] : merged_items(a)) {
         for (VertexId v = item; v != kNoVertex && !done[v];) {
             done[v] = true;
-            if (VertexSchedule* rec = store_.find(v)) {
-                drop(rec->plan, rec->allocations);
-                drop(rec->plan, rec->reservations);
-                ok = rec->remove_x_span(jobid) && ok;
-                rec->tags.erase(jobid);
-            }
-            if (SubtreePlan* plan = store_.subtree(v, 0)) {
-                auto it = plan->job2span.find(jobid);
-                if (it != plan->job2span.end()) {
-                    ok = plan->plan.remove_span(it->second).ok() && ok;
-                    plan->job2span.erase(it);
-                }
-            }
+            ok = store_.release_job(v, jobid) && ok;
             EdgeId e = graph_.parent_edge(v, kContainment);
             v = e == kNoEdge ? kNoVertex : graph_.source(e);
         }

@@ -59,16 +59,22 @@ struct VertexSchedule {
 
     // The fields a core's match, update and release touch come first, so
     // that they share the record's first cache lines (docs/replay-performance.md
-    // "Sixth round"); the exclusivity checker, which a core held
-    // exclusively never uses, lives apart and is created on first write.
+    // "Sixth round", "Eighth round"): the planner, the tags and the
+    // allocation table, which a job started at now writes on every core it
+    // takes (the first 208 of 296 bytes); the exclusivity checker, which a
+    // core held exclusively never uses, lives apart and is created on first
+    // write.
     Planner plan;                 // capacity = vertex size
+    JobSet tags;                  // every job that emitted this vertex
     JobMap<SpanId> allocations;   // exclusive spans at time 0
     JobMap<SpanId> reservations;  // exclusive spans in the future
-    JobSet tags;                  // every job that emitted this vertex
     Labels ephemeral;             // jobspec labels (JGF "ephemeral")
 
     // Whether `job` holds an own span here (allocated or reserved).
     bool holds_own_span(JobId job) const { return allocations.count(job) != 0 || reservations.count(job) != 0; }
+    // Removes the job's own span (allocated or reserved), if it has one;
+    // false only if the planner did not know the span its table named.
+    bool remove_own_span(JobId job);
 
     // The checker and its spans; an untouched vertex reads an empty
     // checker (as a fresh one: no span, next id 1).
@@ -112,6 +118,10 @@ private:
 struct SubtreePlan {
     MultiPlanner plan;
     JobMap<SpanId> job2span;
+
+    // Removes the job's span, if it has one; false only if the plan did
+    // not know the span the table named.
+    bool remove_job(JobId job);
 };
 
 class ScheduleStore {
@@ -126,6 +136,12 @@ public:
     VertexSchedule& get(VertexId v, int64_t size);
     // Drops the record (vertex cleared by `remove`).
     void clear(VertexId v);
+
+    // Removes every record `job` holds at v: its tag, its checker span,
+    // its span in v's subtree plan (subsystem slot 0) and its own span
+    // (spec/traversal.md §11). False if a planner did not know a span its
+    // table named; the other records are removed all the same.
+    bool release_job(VertexId v, JobId job);
 
     // min available units of v's own planner over [at, at+d); an untouched
     // vertex has its whole size available.

@@ -5,31 +5,13 @@ namespace rq {
 
 namespace {
 
-// Removes the job's allocation or reservation span from v's own planner.
-bool release_own_span(VertexSchedule& record, JobId jobid) {
-    bool ok = true;
-    if (auto a = record.allocations.find(jobid); a != record.allocations.end()) {
-        ok = record.plan.remove_span(a->second).ok();
-        record.allocations.erase(a);
-    } else if (auto r = record.reservations.find(jobid); r != record.reservations.end()) {
-        ok = record.plan.remove_span(r->second).ok();
-        record.reservations.erase(r);
-    }
-    return ok;
-}
-
-// Removes every record of the job at u: tag, checker span, subtree span
-// and own span. False when u holds no tag of the job (nothing removed).
-bool release_tagged(VertexSchedule* record, SubtreePlan* plan, JobId jobid, bool& ok) {
-    if (record == nullptr || record->tags.erase(jobid) == 0) return false;
-    ok = record->remove_x_span(jobid) && ok;
-    if (plan != nullptr) {
-        if (auto s = plan->job2span.find(jobid); s != plan->job2span.end()) {
-            ok = plan->plan.remove_span(s->second).ok() && ok;
-            plan->job2span.erase(s);
-        }
-    }
-    ok = release_own_span(*record, jobid) && ok;
+// Removes every record of the job at v (ScheduleStore::release_job). False
+// when v holds no tag of the job: nothing is removed and the walk does not
+// go below it.
+bool release_tagged(ScheduleStore& store, VertexId v, JobId jobid, bool& ok) {
+    const VertexSchedule* record = store.find(v);
+    if (record == nullptr || record->tags.count(jobid) == 0) return false;
+    ok = store.release_job(v, jobid) && ok;
     return true;
 }
 
@@ -42,7 +24,7 @@ Status DfuTraverser::cancel_held(JobId jobid, const std::vector<VertexId>& held)
     preorder_ = postorder_ = 0;
     bool ok = true;
     for (VertexId v : held) {
-        if (!release_tagged(store_.find(v), store_.subtree(v, 0), jobid, ok)) continue;
+        if (!release_tagged(store_, v, jobid, ok)) continue;
         ++preorder_;
         ++postorder_;
     }
@@ -59,7 +41,7 @@ Status DfuTraverser::cancel(JobId jobid) {
     if (root_record == nullptr || root_record->tags.count(jobid) == 0) {
         // No tag on the root: the job was applied some other way; scan.
         for (VertexId v = 0; v < graph_.num_vertices(); ++v)
-            if (VertexSchedule* record = store_.find(v)) ok = release_own_span(*record, jobid) && ok;
+            if (VertexSchedule* record = store_.find(v)) ok = record->remove_own_span(jobid) && ok;
         return ok ? ok_status() : make_error(Errc::kInvalid, "error removing job spans");
     }
 
@@ -83,7 +65,7 @@ Status DfuTraverser::cancel(JobId jobid) {
         if (colour(0, u) != kWhite) continue;  // reached twice in a DAG
         ++preorder_;
         set_colour(0, u, kGrey);
-        if (!release_tagged(store_.find(u), store_.subtree(u, 0), jobid, ok)) continue;
+        if (!release_tagged(store_, u, jobid, ok)) continue;
         stack.push_back({u, true});
         // Push children in reverse so they are visited in out-edge order.
         children.clear();

@@ -61,12 +61,7 @@ Status DfuTraverser::release_vertex(VertexId u, JobId jobid, std::map<TypeId, in
 void DfuTraverser::release_own(VertexId u, VertexSchedule* record, JobId jobid, std::map<TypeId, int64_t>& released) {
     record->tags.erase(jobid);
     (void)record->remove_x_span(jobid);
-    if (SubtreePlan* plan = store_.subtree(u, 0)) {
-        if (auto s = plan->job2span.find(jobid); s != plan->job2span.end()) {
-            (void)plan->plan.remove_span(s->second);
-            plan->job2span.erase(s);
-        }
-    }
+    if (SubtreePlan* plan = store_.subtree(u, 0)) (void)plan->remove_job(jobid);
     if (auto a = record->allocations.find(jobid); a != record->allocations.end()) {
         if (const Span* span = record->plan.span(a->second)) released[graph_.type(u)] += span->amount;
         (void)record->plan.remove_span(a->second);
