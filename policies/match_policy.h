@@ -42,6 +42,14 @@ public:
     virtual bool finish_graph(const PolicyContext&, const std::vector<JobResource>& resources,
                               ScoreSet& scores) = 0;
 
+    // The score finish_vtx() would give leaf `u` visited for a resource of
+    // its type with nothing below it, when discover() and finish_vtx() of
+    // such a visit change no policy state and accept it: the traverser then
+    // skips the two calls and the leaf's empty score set (a walk visits one
+    // leaf per core it could take). false: the policy cannot say, make the
+    // calls.
+    virtual bool leaf_score(const PolicyContext&, VertexId, int64_t&) const { return false; }
+
     // For a policy whose candidates rank by id-based score alone (and that
     // does not stop early): that order, so the traverser can walk the
     // candidates best first and stop (traversers/select_order.h). nullptr

@@ -75,6 +75,15 @@ bool MultilevelPolicy::finish_vtx(const PolicyContext& ctx, VertexId u, const st
     return met;
 }
 
+// A leaf asked for with nothing below: choose_children() has no child
+// type to choose, so finish_vtx() accepts it with its id-based score; only
+// a node's discover() and finish_vtx() move the node factor.
+bool MultilevelPolicy::leaf_score(const PolicyContext& ctx, VertexId u, int64_t& score) const {
+    if (node_centric_ && ctx.graph.type(u) == types::kNode) return false;
+    score = 1 + multilevel_ + ctx.graph.id(u) + 1;
+    return true;
+}
+
 void MultilevelPolicy::finish_slot(const PolicyContext& ctx, ScoreSet& scores) {
     choose_all_types(ctx, scores, before_);
 }

@@ -29,6 +29,7 @@ public:
     bool finish_vtx(const PolicyContext& ctx, VertexId u, const std::vector<JobResource>& resources,
                     ScoreSet& scores) override;
     void finish_slot(const PolicyContext& ctx, ScoreSet& scores) override;
+    bool leaf_score(const PolicyContext& ctx, VertexId u, int64_t& score) const override;
     bool finish_graph(const PolicyContext& ctx, const std::vector<JobResource>& resources,
                       ScoreSet& scores) override;
     const IdOrder* id_order() const override { return stop_on_first ? nullptr : &order_; }

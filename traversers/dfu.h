@@ -173,6 +173,9 @@ public:
     uint64_t postorder() const { return postorder_; }
     // How many selections the ordered walk decided (tests, benchmarks).
     uint64_t ordered_selections() const { return ordered_selections_; }
+    // How many leaf visits took the shortcut of dfu_leaf_visit.cc (none
+    // with exhaustive_select, the reference's walk).
+    uint64_t leaf_visits() const { return leaf_visits_; }
     // Selections not walked because surely_short() proved they fail.
     uint64_t short_selections() const { return short_selections_; }
 
@@ -236,6 +239,11 @@ private:
     Errc select(std::vector<JobResource>& resources, int64_t at);
     bool dom_dfv(VertexId u, const std::vector<JobResource>& resources, bool pristine, bool& excl,
                  ScoreSet& parent);
+    // dom_dfv() of a leaf asked for as a resource with nothing below
+    // (dfu_leaf_visit.cc): false when that shortcut does not apply,
+    // otherwise dom_dfv()'s answer in `matched`.
+    bool visit_leaf(VertexId u, const std::vector<JobResource>& resources, bool& excl, ScoreSet& parent,
+                    bool& matched);
     Classified classify(VertexId u, const std::vector<JobResource>& resources, bool pristine);
     static Classified& resource_or_none(Classified& c, const JobResource* match,
                                         const std::vector<JobResource>& resources, bool pristine);
@@ -396,6 +404,7 @@ private:
     // ordered selection
     bool exhaustive_select_ = false;
     uint64_t ordered_selections_ = 0;
+    uint64_t leaf_visits_ = 0;
     uint64_t short_selections_ = 0;
     bool ids_positive_ = true;  // every id >= -1 (see select_order.h)
     std::unique_ptr<IdOrderIndex> id_index_;  // built for the last requested type

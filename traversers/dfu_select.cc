@@ -82,6 +82,8 @@ Errc DfuTraverser::select_once(std::vector<JobResource>& resources, int64_t at, 
 
 bool DfuTraverser::dom_dfv(VertexId u, const std::vector<JobResource>& resources, bool pristine, bool& excl,
                            ScoreSet& parent) {
+    bool matched = false;
+    if (graph_.out(u).empty() && visit_leaf(u, resources, excl, parent, matched)) return matched;
     TypeId type = graph_.type(u);
     bool x_in = excl;
     for (const JobResource& r : resources)

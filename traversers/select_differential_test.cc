@@ -2,7 +2,8 @@
 // recipes, random jobspecs (several levels, counts, min/max, exclusive,
 // slots) and every policy, each request run by the ordered walk and by the
 // exhaustive walk of the reference (the oracle); outputs, result codes and
-// the recorded schedule must be identical.
+// the recorded schedule must be identical. The fast side also takes the
+// leaf shortcut (dfu_leaf_visit.cc), the oracle does not.
 //
 // RQ_SELECT_SEED=<n> changes the seed, RQ_SELECT_CASES=<n> the number of
 // (recipe, policy) configurations (default 84, 100 steps each: ~6,300 match requests; the
@@ -102,7 +103,7 @@ TEST(SelectDifferential, OrderedWalkMatchesTheExhaustiveOracle) {
     uint64_t cases = env_number("RQ_SELECT_CASES", 84);
     std::mt19937_64 rng(seed);
     Gen gen{rng};
-    uint64_t requests = 0, matched = 0, ordered = 0;
+    uint64_t requests = 0, matched = 0, ordered = 0, leaves = 0;
     for (uint64_t c = 0; c < cases; ++c) {
         std::string recipe = random_recipe(rng);
         const char* policy = kPolicies[c % (sizeof kPolicies / sizeof *kPolicies)];
@@ -137,10 +138,14 @@ TEST(SelectDifferential, OrderedWalkMatchesTheExhaustiveOracle) {
         }
         ASSERT_EQ(fast.store.describe(), oracle.store.describe()) << "seed " << seed << " case " << c;
         ordered += fast.traverser->ordered_selections();
+        leaves += fast.traverser->leaf_visits();
         EXPECT_EQ(oracle.traverser->ordered_selections(), 0u);
+        EXPECT_EQ(oracle.traverser->leaf_visits(), 0u);
     }
-    std::cout << requests << " requests, " << matched << " matched, " << ordered << " decided by the ordered walk\n";
+    std::cout << requests << " requests, " << matched << " matched, " << ordered
+              << " decided by the ordered walk, " << leaves << " leaves visited by the shortcut\n";
     EXPECT_GT(ordered, matched / 10);  // the ordered walk decided a good share
+    EXPECT_GT(leaves, requests);       // the leaf shortcut (dfu_leaf_visit.cc) is compared too
     EXPECT_GE(requests, cases * 60);
     EXPECT_GT(matched, requests / 10);  // the comparison is not only of failures
 }
