@@ -349,7 +349,7 @@ Status PoolMatcher::release(const Allocation& a, JobId jobid) {
     for (auto& [item, amount] : merged_items(a)) {
         for (VertexId v = item; v != kNoVertex && !done[v];) {
             done[v] = true;
-            ok = store_.release_job(v, jobid) && ok;
+            (void)store_.release_tagged(v, jobid, ok);  // every item and ancestor was tagged (record())
             EdgeId e = graph_.parent_edge(v, kContainment);
             v = e == kNoEdge ? kNoVertex : graph_.source(e);
         }

@@ -19,40 +19,6 @@ void ScheduleStore::clear(VertexId v) {
     records_.reset(v);
 }
 
-bool VertexSchedule::remove_own_span(JobId job) {
-    if (auto a = allocations.find(job); a != allocations.end()) {
-        bool ok = plan.remove_span(a->second).ok();
-        allocations.erase(a);
-        return ok;
-    }
-    if (auto r = reservations.find(job); r != reservations.end()) {
-        bool ok = plan.remove_span(r->second).ok();
-        reservations.erase(r);
-        return ok;
-    }
-    return true;
-}
-
-bool SubtreePlan::remove_job(JobId job) {
-    auto s = job2span.find(job);
-    if (s == job2span.end()) return true;
-    bool ok = plan.remove_span(s->second).ok();
-    job2span.erase(s);
-    return ok;
-}
-
-bool ScheduleStore::release_job(VertexId v, JobId job) {
-    bool ok = true;
-    VertexSchedule* record = find(v);
-    if (record != nullptr) {
-        record->tags.erase(job);
-        ok = record->remove_x_span(job) && ok;
-    }
-    if (SubtreePlan* plan = subtree(v, 0)) ok = plan->remove_job(job) && ok;
-    if (record != nullptr) ok = record->remove_own_span(job) && ok;
-    return ok;
-}
-
 int64_t ScheduleStore::avail(VertexId v, int64_t size, Time at, Time d) const {
     const VertexSchedule* r = find(v);
     if (r == nullptr) return Planner::valid_window(at, d) ? size : 0;

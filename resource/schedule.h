@@ -74,7 +74,19 @@ struct VertexSchedule {
     bool holds_own_span(JobId job) const { return allocations.count(job) != 0 || reservations.count(job) != 0; }
     // Removes the job's own span (allocated or reserved), if it has one;
     // false only if the planner did not know the span its table named.
-    bool remove_own_span(JobId job);
+    bool remove_own_span(JobId job) {
+        if (auto a = allocations.find(job); a != allocations.end()) {
+            bool ok = plan.remove_span(a->second).ok();
+            allocations.erase(a);
+            return ok;
+        }
+        if (auto r = reservations.find(job); r != reservations.end()) {
+            bool ok = plan.remove_span(r->second).ok();
+            reservations.erase(r);
+            return ok;
+        }
+        return true;
+    }
 
     // The checker and its spans; an untouched vertex reads an empty
     // checker (as a fresh one: no span, next id 1).
@@ -121,7 +133,13 @@ struct SubtreePlan {
 
     // Removes the job's span, if it has one; false only if the plan did
     // not know the span the table named.
-    bool remove_job(JobId job);
+    bool remove_job(JobId job) {
+        auto s = job2span.find(job);
+        if (s == job2span.end()) return true;
+        bool ok = plan.remove_span(s->second).ok();
+        job2span.erase(s);
+        return ok;
+    }
 };
 
 class ScheduleStore {
@@ -139,9 +157,19 @@ public:
 
     // Removes every record `job` holds at v: its tag, its checker span,
     // its span in v's subtree plan (subsystem slot 0) and its own span
-    // (spec/traversal.md §11). False if a planner did not know a span its
-    // table named; the other records are removed all the same.
-    bool release_job(VertexId v, JobId job);
+    // (spec/traversal.md §11). False, removing nothing, when v holds no tag
+    // of `job` (a walk over a job's vertices stops there). `ok` turns
+    // false if a planner did not know a span its table named; the other
+    // records are removed all the same. Inline: a replay releases every
+    // core of every job it ends.
+    bool release_tagged(VertexId v, JobId job, bool& ok) {
+        VertexSchedule* record = find(v);
+        if (record == nullptr || record->tags.erase(job) == 0) return false;
+        ok = record->remove_x_span(job) && ok;
+        if (SubtreePlan* plan = subtree(v, 0)) ok = plan->remove_job(job) && ok;
+        ok = record->remove_own_span(job) && ok;
+        return true;
+    }
 
     // min available units of v's own planner over [at, at+d); an untouched
     // vertex has its whole size available.

@@ -3,20 +3,6 @@
 
 namespace rq {
 
-namespace {
-
-// Removes every record of the job at v (ScheduleStore::release_job). False
-// when v holds no tag of the job: nothing is removed and the walk does not
-// go below it.
-bool release_tagged(ScheduleStore& store, VertexId v, JobId jobid, bool& ok) {
-    const VertexSchedule* record = store.find(v);
-    if (record == nullptr || record->tags.count(jobid) == 0) return false;
-    ok = store.release_job(v, jobid) && ok;
-    return true;
-}
-
-}  // namespace
-
 Status DfuTraverser::cancel_held(JobId jobid, const std::vector<VertexId>& held) {
     VertexId root = graph_.root(dominant());
     const VertexSchedule* root_record = store_.find(root);
@@ -24,7 +10,7 @@ Status DfuTraverser::cancel_held(JobId jobid, const std::vector<VertexId>& held)
     preorder_ = postorder_ = 0;
     bool ok = true;
     for (VertexId v : held) {
-        if (!release_tagged(store_, v, jobid, ok)) continue;
+        if (!store_.release_tagged(v, jobid, ok)) continue;
         ++preorder_;
         ++postorder_;
     }
@@ -65,7 +51,7 @@ Status DfuTraverser::cancel(JobId jobid) {
         if (colour(0, u) != kWhite) continue;  // reached twice in a DAG
         ++preorder_;
         set_colour(0, u, kGrey);
-        if (!release_tagged(store_, u, jobid, ok)) continue;
+        if (!store_.release_tagged(u, jobid, ok)) continue;
         stack.push_back({u, true});
         // Push children in reverse so they are visited in out-edge order.
         children.clear();
