@@ -27,11 +27,10 @@ bool DfuTraverser::visit_leaf(VertexId u, const std::vector<JobResource>& resour
     excl = x_in;
     ++preorder_;
     ++dfv_calls_;
-    int64_t a = -1;
+    int64_t a = -1;  // set by prune(), and not 0 when it lets u through
     matched = false;
     if (prune(u, resources, x_in, &a)) return true;
     set_colour(0, u, kBlack);
-    if (a == 0) return true;  // prune() read it: nothing free
     parent.avail = a;
     parent.score = score;
     ++postorder_;
