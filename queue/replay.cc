@@ -142,6 +142,9 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
                 return false;
             }
             job.size = tj.size;
+            // The pool matcher reads the leaves' own records (no leaf
+            // holds from here on, traversers/dfu_leaf_holds.cc).
+            traverser.set_leaf_holds(false);
             shaped = shapes.shape_by_request(job, *text);
             if (!shaped && shaped.code() == Errc::kUnsatisfiable) {
                 trace.skipped().add(SkipReason::kNeverFits, tj.line);

@@ -76,10 +76,13 @@ public:
     // replay, a test). Then a pass may reuse the previous pass's outcome
     // for its leading blocked and reserved jobs when that outcome cannot
     // have changed (see pass()); in the REPL, where `match` and `cancel`
-    // interleave, every pass recomputes everything.
+    // interleave, every pass recomputes everything. The traverser's leaf
+    // holds are on while it is owned (traversers/dfu_leaf_holds.cc): only
+    // the selection, the update and the cancel read them.
     void set_owns_traverser(bool on) {
         owns_traverser_ = on;
         reusable_ = false;
+        traverser_.set_leaf_holds(on);
     }
     ~Simulator();
     uint64_t reused_tries() const { return reused_tries_; }

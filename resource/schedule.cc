@@ -21,9 +21,19 @@ void ScheduleStore::clear(VertexId v) {
 
 int64_t ScheduleStore::avail(VertexId v, int64_t size, Time at, Time d) const {
     const VertexSchedule* r = find(v);
-    if (r == nullptr) return Planner::valid_window(at, d) ? size : 0;
-    auto a = r->plan.avail_during(at, d);
-    return a.ok() ? *a : 0;
+    int64_t a = size;
+    if (r == nullptr) {
+        if (!Planner::valid_window(at, d)) return 0;
+    } else {
+        auto own = r->plan.avail_during(at, d);
+        if (!own.ok()) return 0;
+        a = *own;
+    }
+    if (a > 0 && v < hold_parent_.size() && hold_parent_[v] != kNoVertex) {
+        const VertexSchedule* parent = find(hold_parent_[v]);
+        if (parent != nullptr && parent->leaf_held_during(at, d)) return 0;
+    }
+    return a;
 }
 
 SubtreePlan& ScheduleStore::set_subtree(VertexId v, size_t slot, MultiPlanner plan) {
@@ -58,13 +68,24 @@ std::string ScheduleStore::describe() const {
     std::ostringstream out;
     for (size_t v = 0; v < records_.size(); ++v) {
         const VertexSchedule* r = records_.get(v);
-        if (r != nullptr) {
+        // A record that holds nothing says what no record says (a vertex
+        // a walk never wrote on, or one whose leaves a LeafHold covered).
+        bool holds_nothing = r != nullptr && r->plan.span_count() == 0 && r->x_checker().span_count() == 0 &&
+                             r->tags.empty() && r->allocations.empty() && r->reservations.empty() &&
+                             r->x_spans().empty() && (r->leaf_holds() == nullptr || r->leaf_holds()->empty());
+        if (r != nullptr && !holds_nothing) {
             out << "v" << v;
             describe_planner(out, "plan", r->plan);
             describe_planner(out, "x", r->x_checker());
             describe_map(out, "alloc", r->allocations);
             describe_map(out, "resv", r->reservations);
             describe_map(out, "xspan", r->x_spans());
+            if (const LeafHolds* holds = r->leaf_holds(); holds != nullptr && !holds->empty()) {
+                out << " holds{";
+                for (auto& [job, h] : *holds)
+                    out << job << ":" << h.at << "+" << h.duration << (h.reserved ? "r" : "a") << ",";
+                out << "}";
+            }
             if (!r->tags.empty()) {
                 out << " tags{";
                 for (JobId j : r->tags) out << j << ",";

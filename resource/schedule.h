@@ -54,6 +54,19 @@ struct Exclusivity {
     JobMap<SpanId> spans;
 };
 
+// A job holding every leaf child of a vertex (every core of a node, each
+// of size 1, exclusively) over one window, recorded once at the parent in
+// place of a span, a tag and a table entry on each leaf (docs/matching.md
+// "Leaf holds"). Only while the traverser's leaf holds are on (a replay).
+struct LeafHold {
+    Time at = 0;
+    Time duration = 0;
+    bool reserved = false;  // a reservation (else an allocation)
+
+    bool overlaps(Time a, Time d) const { return at < a + d && a < at + duration; }
+};
+using LeafHolds = JobMap<LeafHold>;
+
 struct VertexSchedule {
     explicit VertexSchedule(int64_t size) : plan(size) {}
 
@@ -117,12 +130,31 @@ struct VertexSchedule {
         return ok;
     }
 
+    // The leaf holds recorded here (null while none ever was).
+    const LeafHolds* leaf_holds() const { return holds_.get(); }
+    LeafHolds& leaf_holds_for_writing() {
+        if (!holds_) holds_ = std::make_unique<LeafHolds>();
+        return *holds_;
+    }
+    // Whether a hold here overlaps [at, at+d).
+    bool leaf_held_during(Time at, Time d) const {
+        if (!holds_) return false;
+        for (auto& entry : *holds_)
+            if (entry.second.overlaps(at, d)) return true;
+        return false;
+    }
+    // Removes the job's hold, if any.
+    void remove_leaf_hold(JobId job) {
+        if (holds_) holds_->erase(job);
+    }
+
 private:
     static const Exclusivity& empty_exclusivity() {
         static const Exclusivity empty;
         return empty;
     }
     std::unique_ptr<Exclusivity> x_;
+    std::unique_ptr<LeafHolds> holds_;
 };
 
 // A subtree plan: how many units of each tracked type are free below a
@@ -168,12 +200,19 @@ public:
         ok = record->remove_x_span(job) && ok;
         if (SubtreePlan* plan = subtree(v, 0)) ok = plan->remove_job(job) && ok;
         ok = record->remove_own_span(job) && ok;
+        record->remove_leaf_hold(job);
         return true;
     }
 
     // min available units of v's own planner over [at, at+d); an untouched
-    // vertex has its whole size available.
+    // vertex has its whole size available. A leaf whose parent holds it
+    // (a LeafHold overlapping the window) has none.
     int64_t avail(VertexId v, int64_t size, Time at, Time d) const;
+
+    // The parent that may record leaf holds for each vertex (kNoVertex for
+    // the rest); empty while leaf holds are off (DfuTraverser::set_leaf_holds).
+    void set_hold_parents(std::vector<VertexId> parents) { hold_parent_ = std::move(parents); }
+    const std::vector<VertexId>& hold_parents() const { return hold_parent_; }
 
     // Subtree plans per subsystem slot (the matcher's subsystem index).
     SubtreePlan* subtree(VertexId v, size_t slot) {
@@ -201,6 +240,7 @@ public:
 
 private:
     VertexSlots<VertexSchedule> records_;
+    std::vector<VertexId> hold_parent_;
     std::vector<VertexId>* label_log_ = nullptr;
     std::vector<VertexSlots<SubtreePlan>> subtree_;
 };

@@ -147,6 +147,13 @@ public:
     // what re-making that match at now() would leave.
     void reweight_at_now(const std::vector<EdgeId>& edges);
 
+    // Leaf holds (dfu_leaf_holds.cc, docs/matching.md "Leaf holds"): while
+    // on, a job taking every leaf of a vertex is recorded once at that
+    // vertex. For a caller that only matches and cancels (a replay);
+    // turning them off writes every hold out as per-leaf records.
+    void set_leaf_holds(bool on);
+    bool leaf_holds() const { return leaf_holds_; }
+
     // `update`: applies an allocation given as R (reader "jgf",
     // "jgf_shorthand" or "rv1exec") for [at, at+duration) and emits it
     // (traversal.md §12). A failure leaves its reason in message().
@@ -371,6 +378,9 @@ private:
     // job's exclusivity-checker span, which is then not written
     // (dfu_update.cc).
     bool own_span_stands_for_exclusivity(VertexId u) const;
+    bool takes_all_leaves(VertexId u, bool mod) const;  // dfu_leaf_holds.cc
+    int64_t upd_held_leaf(VertexId u, bool parent_excl, TypeCounts& out);
+    void expand_leaf_holds();
     // Whether `jobid` holds u's exclusivity: a checker span, or the own
     // span that stands for it.
     bool has_exclusivity(VertexId u, const VertexSchedule& record, JobId jobid) const;
@@ -439,6 +449,8 @@ private:
     std::vector<VertexId> taken_;  // vertices take_whole gave a span in this update
     MatchWriter* writer_ = nullptr;
     bool full_update_ = true;
+    bool leaf_holds_ = false;  // set_leaf_holds()
+    bool in_hold_ = false;     // upd(): the parent holds the leaf being updated
     int level_ = 0;
     int64_t reweight_time_ = 0;
     std::vector<int64_t> amounts_;  // upd(): a subtree span's amounts

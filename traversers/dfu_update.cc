@@ -60,6 +60,7 @@ bool DfuTraverser::has_exclusivity(VertexId u, const VertexSchedule& record, Job
 
 int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool parent_excl,
                           TypeCounts& out) {
+    if (in_hold_) return upd_held_leaf(u, parent_excl, out);
     bool mod = shadow || is_exclusive_type(graph_.type(u));
     x = x || mod;
     ++level_;
@@ -83,6 +84,9 @@ int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool p
             n += k;
         }
     };
+    // Every leaf taken whole: one hold at u instead of their records.
+    const bool hold = leaf_holds_ && takes_all_leaves(u, mod);
+    in_hold_ = hold;
     if (mod) {
         for (EdgeId e : graph_.out(u)) follow(e);
     } else if (scans_selected(u)) {
@@ -98,6 +102,7 @@ int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool p
         auto [first, last] = selected_children(u);
         for (const EdgeId* e = first; e != last; ++e) follow(*e);
     }
+    in_hold_ = false;
     set_colour(0, u, kBlack);
 
     const PruneSpec& spec = specs_.front();
@@ -126,6 +131,7 @@ int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool p
         if (n > 0) {
             VertexSchedule& record = found ? *found : *(found = &store_.get(u, graph_.size(u)));
             record.tags.insert(jobid_);
+            if (hold) record.leaf_holds_for_writing()[jobid_] = LeafHold{at_, duration_, kind_ == AllocKind::kOrElse};
             if (!own_is_exclusivity) {
                 record.add_x_span(jobid_, at_, duration_);
             }

@@ -1,0 +1,140 @@
+// Leaf holds (traversers/dfu_leaf_holds.cc): a traverser with holds on and
+// one with them off, given the same random matches, reservations and
+// cancels, print the same matches, and once the holds are written out
+// (set_leaf_holds(false)) the two stores say the same about every vertex:
+// the same jobs in its tags, allocations and reservations, and the same
+// free units at every time. The requests include plain `core[N]` (a walk
+// that reaches the cores without the slot's test at their parent) and
+// whole nodes, on sockets of 4 cores (each socket may hold its cores).
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+
+#include "traversers/test_fixture.h"
+
+namespace rq::testing {
+namespace {
+
+std::string slot_cores(int n, int duration) {
+    return jobspec_yaml("  - type: slot\n    count: " + std::to_string(n) +
+                            "\n    label: s\n    with:\n      - type: core\n        count: 1\n",
+                        duration);
+}
+
+std::string plain_cores(int n, int duration) {
+    return "version: 1\nresources:\n  - type: core\n    count: " + std::to_string(n) +
+           "\ntasks:\n  - command: [app]\n    slot: s\n    count: {per_slot: 1}\n"
+           "attributes:\n  system:\n    duration: " + std::to_string(duration) + "\n";
+}
+
+std::string random_request(std::mt19937_64& rng) {
+    int duration = std::uniform_int_distribution<int>(1, 40)(rng);
+    switch (std::uniform_int_distribution<int>(0, 4)(rng)) {
+    case 0: return slot_cores(std::uniform_int_distribution<int>(1, 24)(rng), duration);
+    case 1: return slot_cores(4 * std::uniform_int_distribution<int>(1, 6)(rng), duration);
+    case 2: return plain_cores(std::uniform_int_distribution<int>(1, 3)(rng), duration);
+    case 3: return cores(std::uniform_int_distribution<int>(1, 8)(rng), duration);
+    default: return node_cores(std::uniform_int_distribution<int>(1, 4)(rng), duration);
+    }
+}
+
+std::set<JobId> keys(const JobMap<SpanId>& m) {
+    std::set<JobId> out;
+    for (auto& entry : m) out.insert(entry.first);
+    return out;
+}
+
+// What a record says about jobs and time, without the planners' span ids.
+void expect_same_records(const Matcher& with, const Matcher& without, const std::string& what) {
+    for (VertexId v = 0; v < with.graph.num_vertices(); ++v) {
+        const VertexSchedule* a = with.store.find(v);
+        const VertexSchedule* b = without.store.find(v);
+        std::set<JobId> tags_a, tags_b;
+        if (a) tags_a.insert(a->tags.begin(), a->tags.end());
+        if (b) tags_b.insert(b->tags.begin(), b->tags.end());
+        std::string where = what + " " + std::string(with.graph.name(v));
+        EXPECT_EQ(tags_a, tags_b) << where;
+        EXPECT_EQ(a ? keys(a->allocations) : std::set<JobId>(), b ? keys(b->allocations) : std::set<JobId>()) << where;
+        EXPECT_EQ(a ? keys(a->reservations) : std::set<JobId>(), b ? keys(b->reservations) : std::set<JobId>())
+            << where;
+        EXPECT_TRUE(a == nullptr || a->leaf_holds() == nullptr || a->leaf_holds()->empty()) << where;
+        for (Time t = 0; t < 200; t += 3)
+            EXPECT_EQ(with.store.avail(v, with.graph.size(v), t, 2), without.store.avail(v, without.graph.size(v), t, 2))
+                << where << " at " << t;
+    }
+}
+
+TEST(LeafHolds, MatchAsPerLeafRecordsDoAndWriteOutToThem) {
+    std::mt19937_64 rng(2611);
+    uint64_t holds_seen = 0;
+    for (int round = 0; round < 60 && !::testing::Test::HasFailure(); ++round) {
+        const char* policy = round % 3 == 0 ? "low" : round % 3 == 1 ? "first" : "high";
+        Matcher with(machine_recipe(1, 3, 2, 4), policy);
+        Matcher without(machine_recipe(1, 3, 2, 4), policy);
+        with.traverser->set_leaf_holds(true);
+        std::vector<JobId> live;
+        for (int step = 0; step < 40; ++step) {
+            std::string what = std::string(policy) + " round " + std::to_string(round) + " step " + std::to_string(step);
+            if (!live.empty() && std::uniform_int_distribution<int>(0, 3)(rng) == 0) {
+                size_t i = std::uniform_int_distribution<size_t>(0, live.size() - 1)(rng);
+                EXPECT_TRUE(with.traverser->cancel(live[i]).ok()) << what;
+                EXPECT_TRUE(without.traverser->cancel(live[i]).ok()) << what;
+                live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+                continue;
+            }
+            std::string request = random_request(rng);
+            MatchOp op = std::uniform_int_distribution<int>(0, 1)(rng) ? MatchOp::kAllocateOrElseReserve
+                                                                         : MatchOp::kAllocate;
+            JobId id = with.next;
+            MatchResult ra, rb;
+            std::string a = with.match(request, op, &ra);
+            std::string b = without.match(request, op, &rb);
+            ASSERT_EQ(a, b) << what << "\n" << request;
+            ASSERT_EQ(ra.code, rb.code) << what;
+            ASSERT_EQ(ra.at, rb.at) << what;
+            if (ra.ok()) live.push_back(id);
+            for (VertexId v = 0; v < with.graph.num_vertices(); ++v)
+                if (const VertexSchedule* r = with.store.find(v); r && r->leaf_holds()) holds_seen += r->leaf_holds()->size();
+        }
+        with.traverser->set_leaf_holds(false);
+        expect_same_records(with, without, std::string(policy) + " round " + std::to_string(round));
+        // Both release the same: nothing is left once every job is gone.
+        for (JobId id : live) {
+            EXPECT_TRUE(with.traverser->cancel(id).ok());
+            EXPECT_TRUE(without.traverser->cancel(id).ok());
+        }
+        with.expect_nothing_held();
+    }
+    EXPECT_GT(holds_seen, 100u);  // the walks really recorded holds
+}
+
+// A held leaf reads as taken over the hold's window only, and its
+// parent's cancel gives it back.
+TEST(LeafHolds, ALeafReadsItsParentsHold) {
+    Matcher m(machine_recipe(1, 1, 2, 4), "low");
+    m.traverser->set_leaf_holds(true);
+    ASSERT_FALSE(m.match(slot_cores(4, 10)).empty());
+    std::vector<VertexId> held;
+    VertexId parent = kNoVertex;
+    for (VertexId v = 0; v < m.graph.num_vertices(); ++v) {
+        const VertexSchedule* r = m.store.find(v);
+        if (r && r->leaf_holds() && !r->leaf_holds()->empty()) parent = v;
+    }
+    ASSERT_NE(parent, kNoVertex);
+    EXPECT_EQ(m.graph.type(parent), m.graph.types().find("socket"));
+    for (EdgeId e : m.graph.out(parent)) {
+        VertexId core = m.graph.target(e);
+        EXPECT_EQ(m.store.find(core), nullptr);  // no record written on the core
+        EXPECT_EQ(m.store.avail(core, 1, 0, 10), 0);
+        EXPECT_EQ(m.store.avail(core, 1, 9, 5), 0);
+        EXPECT_EQ(m.store.avail(core, 1, 10, 5), 1);
+    }
+    ASSERT_TRUE(m.traverser->cancel(1).ok());
+    for (EdgeId e : m.graph.out(parent)) EXPECT_EQ(m.store.avail(m.graph.target(e), 1, 0, 10), 1);
+    m.expect_nothing_held();
+    EXPECT_TRUE(m.store.find(parent)->leaf_holds()->empty());
+}
+
+}  // namespace
+}  // namespace rq::testing
