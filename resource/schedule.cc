@@ -29,9 +29,9 @@ int64_t ScheduleStore::avail(VertexId v, int64_t size, Time at, Time d) const {
         if (!own.ok()) return 0;
         a = *own;
     }
-    if (a > 0 && v < hold_parent_.size() && hold_parent_[v] != kNoVertex) {
-        const VertexSchedule* parent = find(hold_parent_[v]);
-        if (parent != nullptr && parent->leaf_held_during(at, d)) return 0;
+    if (a > 0 && v < hold_slot_.size() && hold_slot_[v].parent != kNoVertex) {
+        const VertexSchedule* parent = find(hold_slot_[v].parent);
+        if (parent != nullptr && parent->leaf_held_during(hold_slot_[v].bit, at, d)) return 0;
     }
     return a;
 }
@@ -83,7 +83,8 @@ std::string ScheduleStore::describe() const {
             if (const LeafHolds* holds = r->leaf_holds(); holds != nullptr && !holds->empty()) {
                 out << " holds{";
                 for (auto& [job, h] : *holds)
-                    out << job << ":" << h.at << "+" << h.duration << (h.reserved ? "r" : "a") << ",";
+                    out << job << ":" << h.at << "+" << h.duration << (h.reserved ? "r" : "a") << "/" << h.leaves
+                        << ",";
                 out << "}";
             }
             if (!r->tags.empty()) {

@@ -54,16 +54,23 @@ struct Exclusivity {
     JobMap<SpanId> spans;
 };
 
-// A job holding every leaf child of a vertex (every core of a node, each
-// of size 1, exclusively) over one window, recorded once at the parent in
-// place of a span, a tag and a table entry on each leaf (docs/matching.md
-// "Leaf holds"). Only while the traverser's leaf holds are on (a replay).
+// A job holding leaf children of a vertex (cores of a node, each of size
+// 1, exclusively) over one window, recorded once at the parent in place of
+// a span, a tag and a table entry on each leaf (docs/matching.md "Leaf
+// holds"). Only while the traverser's leaf holds are on (a replay).
 struct LeafHold {
     Time at = 0;
     Time duration = 0;
+    uint64_t leaves = 0;    // bit i: the parent's leaf i (HoldSlot::bit)
     bool reserved = false;  // a reservation (else an allocation)
 
     bool overlaps(Time a, Time d) const { return at < a + d && a < at + duration; }
+};
+
+// Where a leaf's holds are kept: its parent, and its bit in LeafHold::leaves.
+struct HoldSlot {
+    VertexId parent = kNoVertex;
+    uint32_t bit = 0;
 };
 using LeafHolds = JobMap<LeafHold>;
 
@@ -131,21 +138,27 @@ struct VertexSchedule {
     }
 
     // The leaf holds recorded here (null while none ever was).
-    const LeafHolds* leaf_holds() const { return holds_.get(); }
-    LeafHolds& leaf_holds_for_writing() {
-        if (!holds_) holds_ = std::make_unique<LeafHolds>();
-        return *holds_;
+    const LeafHolds* leaf_holds() const { return holds_ ? &holds_->map : nullptr; }
+    void add_leaf_hold(JobId job, const LeafHold& hold) {
+        if (!holds_) holds_ = std::make_unique<HoldTable>();
+        holds_->map[job] = hold;
+        holds_->any |= hold.leaves;
     }
-    // Whether a hold here overlaps [at, at+d).
-    bool leaf_held_during(Time at, Time d) const {
-        if (!holds_) return false;
-        for (auto& entry : *holds_)
-            if (entry.second.overlaps(at, d)) return true;
+    void clear_leaf_holds() { holds_.reset(); }
+    // Whether a hold here of leaf `bit` overlaps [at, at+d). A leaf no
+    // hold names (the union of their bits) is answered without the scan.
+    bool leaf_held_during(uint32_t bit, Time at, Time d) const {
+        const uint64_t mask = uint64_t(1) << bit;
+        if (!holds_ || (holds_->any & mask) == 0) return false;
+        for (auto& entry : holds_->map)
+            if ((entry.second.leaves & mask) != 0 && entry.second.overlaps(at, d)) return true;
         return false;
     }
     // Removes the job's hold, if any.
     void remove_leaf_hold(JobId job) {
-        if (holds_) holds_->erase(job);
+        if (!holds_ || holds_->map.erase(job) == 0) return;
+        holds_->any = 0;
+        for (auto& entry : holds_->map) holds_->any |= entry.second.leaves;
     }
 
 private:
@@ -154,7 +167,11 @@ private:
         return empty;
     }
     std::unique_ptr<Exclusivity> x_;
-    std::unique_ptr<LeafHolds> holds_;
+    struct HoldTable {
+        LeafHolds map;
+        uint64_t any = 0;  // the union of the holds' leaves
+    };
+    std::unique_ptr<HoldTable> holds_;
 };
 
 // A subtree plan: how many units of each tracked type are free below a
@@ -209,10 +226,10 @@ public:
     // (a LeafHold overlapping the window) has none.
     int64_t avail(VertexId v, int64_t size, Time at, Time d) const;
 
-    // The parent that may record leaf holds for each vertex (kNoVertex for
+    // Per vertex, the parent that may record its leaf holds (kNoVertex for
     // the rest); empty while leaf holds are off (DfuTraverser::set_leaf_holds).
-    void set_hold_parents(std::vector<VertexId> parents) { hold_parent_ = std::move(parents); }
-    const std::vector<VertexId>& hold_parents() const { return hold_parent_; }
+    void set_hold_slots(std::vector<HoldSlot> slots) { hold_slot_ = std::move(slots); }
+    const std::vector<HoldSlot>& hold_slots() const { return hold_slot_; }
 
     // Subtree plans per subsystem slot (the matcher's subsystem index).
     SubtreePlan* subtree(VertexId v, size_t slot) {
@@ -240,7 +257,7 @@ public:
 
 private:
     VertexSlots<VertexSchedule> records_;
-    std::vector<VertexId> hold_parent_;
+    std::vector<HoldSlot> hold_slot_;
     std::vector<VertexId>* label_log_ = nullptr;
     std::vector<VertexSlots<SubtreePlan>> subtree_;
 };

@@ -148,8 +148,7 @@ public:
     void reweight_at_now(const std::vector<EdgeId>& edges);
 
     // Leaf holds (dfu_leaf_holds.cc, docs/matching.md "Leaf holds"): while
-    // on, a job taking every leaf of a vertex is recorded once at that
-    // vertex. For a caller that only matches and cancels (a replay);
+    // on, a job taking leaves of a vertex is recorded once at that vertex. For a caller that only matches and cancels (a replay);
     // turning them off writes every hold out as per-leaf records.
     void set_leaf_holds(bool on);
     bool leaf_holds() const { return leaf_holds_; }
@@ -378,7 +377,7 @@ private:
     // job's exclusivity-checker span, which is then not written
     // (dfu_update.cc).
     bool own_span_stands_for_exclusivity(VertexId u) const;
-    bool takes_all_leaves(VertexId u, bool mod) const;  // dfu_leaf_holds.cc
+    uint64_t leaves_taken(VertexId u, bool mod) const;  // dfu_leaf_holds.cc
     int64_t upd_held_leaf(VertexId u, bool parent_excl, TypeCounts& out);
     void expand_leaf_holds();
     // Whether `jobid` holds u's exclusivity: a checker span, or the own

@@ -1,18 +1,19 @@
-// Leaf holds (docs/matching.md "Leaf holds"): a job that takes every leaf
-// child of a vertex (every core of a node, each of size 1, exclusively)
-// over one window is recorded once, at that vertex, instead of with a
-// span, a tag and an allocation or reservation entry on every leaf. The
-// update walk still visits and emits each leaf, so the writers see the
-// same match; ScheduleStore::avail() reads the parent's holds for a leaf,
-// so every walk sees the leaf as taken over the window; the cancel walks
-// release the hold with the parent's other records (release_tagged).
+// Leaf holds (docs/matching.md "Leaf holds"): a job that takes leaf
+// children of a vertex (cores of a node or a socket, each of size 1,
+// exclusively) over one window is recorded once, at that vertex, with a
+// bit per leaf it took, instead of with a span, a tag and an allocation or
+// reservation entry on every leaf. The update walk still visits and emits
+// each leaf, so the writers see the same match; ScheduleStore::avail()
+// reads the parent's holds for a leaf, so every walk sees the leaf as
+// taken over the window; the cancel walks release the hold with the
+// parent's other records (release_tagged).
 //
 // Only the selection, the update and the cancel know about holds. Every
 // other reader of a leaf's own records (find, R, the saved state, partial
 // cancel, grow and shrink, the pool matcher) would miss them, so holds are
-// on only while a replay owns the traverser (queue/replay.cc), and turning
-// them off writes every hold back out as the per-leaf records it stands
-// for (expand_leaf_holds()).
+// on only while a simulator owns the traverser (Simulator::set_owns_traverser),
+// and turning them off writes every hold back out as the per-leaf records
+// it stands for (expand_leaf_holds()).
 #include "traversers/dfu.h"
 
 namespace rq {
@@ -21,33 +22,37 @@ void DfuTraverser::set_leaf_holds(bool on) {
     if (on == leaf_holds_) return;
     if (!on) {
         expand_leaf_holds();
-        store_.set_hold_parents({});
+        store_.set_hold_slots({});
         leaf_holds_ = false;
         return;
     }
-    // A vertex may hold its leaves when each of its dominant children is
-    // a leaf of size 1 (no out-edge at all) with it as the only parent.
+    // A vertex may hold its leaves when each of its dominant children (at
+    // most 64, one bit each) is a leaf of size 1 (no out-edge at all) with
+    // it as the only parent.
     const SubsystemId dom = dominant();
     const size_t n = graph_.num_vertices();
     std::vector<uint32_t> parents_seen(n, 0);
     for (VertexId u = 0; u < n; ++u)
         for (EdgeId e : graph_.out(u))
             if (graph_.subsystem(e) == dom) ++parents_seen[graph_.target(e)];
-    std::vector<VertexId> hold_parent(n, kNoVertex);
+    std::vector<HoldSlot> slots(n);
     const VertexId root = graph_.root(dom);
     for (VertexId u = 0; u < n; ++u) {
         bool eligible = false;
+        uint32_t leaves = 0;
         for (EdgeId e : graph_.out(u)) {
             if (graph_.subsystem(e) != dom) continue;
             VertexId v = graph_.target(e);
-            eligible = v != root && graph_.size(v) == 1 && graph_.out(v).empty() && parents_seen[v] == 1;
+            eligible = ++leaves <= 64 && v != root && graph_.size(v) == 1 && graph_.out(v).empty() &&
+                       parents_seen[v] == 1;
             if (!eligible) break;
         }
         if (!eligible) continue;
+        uint32_t bit = 0;
         for (EdgeId e : graph_.out(u))
-            if (graph_.subsystem(e) == dom) hold_parent[graph_.target(e)] = u;
+            if (graph_.subsystem(e) == dom) slots[graph_.target(e)] = HoldSlot{u, bit++};
     }
-    store_.set_hold_parents(std::move(hold_parent));
+    store_.set_hold_slots(std::move(slots));
     leaf_holds_ = true;
 }
 
@@ -60,6 +65,7 @@ void DfuTraverser::expand_leaf_holds() {
             for (EdgeId e : graph_.out(u)) {
                 if (graph_.subsystem(e) != dom) continue;
                 VertexId v = graph_.target(e);
+                if ((hold.leaves >> store_.hold_slots()[v].bit & 1) == 0) continue;
                 VertexSchedule& leaf = store_.get(v, graph_.size(v));
                 auto span = leaf.plan.add_span(hold.at, hold.duration, 1);
                 if (!span.ok()) {
@@ -71,27 +77,30 @@ void DfuTraverser::expand_leaf_holds() {
                 leaf.tags.insert(job);
             }
         }
-        record->leaf_holds_for_writing() = LeafHolds();  // records never move (VertexSlots)
+        record->clear_leaf_holds();  // records never move (VertexSlots)
     }
 }
 
-// Whether the update walk at u (in shadow mode or not: `mod`) takes every
-// one of u's leaves exclusively, one unit each, in a recorded update.
-bool DfuTraverser::takes_all_leaves(VertexId u, bool mod) const {
-    if (!full_update_ || (kind_ != AllocKind::kAlloc && kind_ != AllocKind::kOrElse)) return false;
-    const std::vector<VertexId>& parents = store_.hold_parents();
-    bool any = false;
+// The leaves of u the update walk takes, one bit each (HoldSlot::bit),
+// when it takes only leaves there, each exclusively and whole (in shadow
+// mode, `mod`, every child), in a recorded update; 0 otherwise.
+uint64_t DfuTraverser::leaves_taken(VertexId u, bool mod) const {
+    if (!full_update_ || (kind_ != AllocKind::kAlloc && kind_ != AllocKind::kOrElse)) return 0;
+    const std::vector<HoldSlot>& slots = store_.hold_slots();
+    uint64_t taken = 0;
     for (EdgeId e : graph_.out(u)) {
         if (graph_.subsystem(e) != dominant()) continue;
         VertexId v = graph_.target(e);
-        if (v >= parents.size() || parents[v] != u || colour(0, v) != kWhite) return false;
+        if (v >= slots.size() || slots[v].parent != u) return 0;
         if (!mod) {
             const EdgeMarks& m = graph_.marks(e);
-            if (m.seq != seq_ || m.needs != 1 || !m.exclusive) return false;
+            if (m.seq != seq_) continue;
+            if (m.needs != 1 || !m.exclusive) return 0;
         }
-        any = true;
+        if (colour(0, v) != kWhite) return 0;
+        taken |= uint64_t(1) << slots[v].bit;
     }
-    return any;
+    return taken;
 }
 
 // upd() of a leaf its parent holds: the counts and the emission upd()

@@ -84,9 +84,9 @@ int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool p
             n += k;
         }
     };
-    // Every leaf taken whole: one hold at u instead of their records.
-    const bool hold = leaf_holds_ && takes_all_leaves(u, mod);
-    in_hold_ = hold;
+    // Only leaves taken, each whole: one hold at u instead of their records.
+    const uint64_t held_leaves = leaf_holds_ ? leaves_taken(u, mod) : 0;
+    in_hold_ = held_leaves != 0;
     if (mod) {
         for (EdgeId e : graph_.out(u)) follow(e);
     } else if (scans_selected(u)) {
@@ -131,7 +131,8 @@ int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool p
         if (n > 0) {
             VertexSchedule& record = found ? *found : *(found = &store_.get(u, graph_.size(u)));
             record.tags.insert(jobid_);
-            if (hold) record.leaf_holds_for_writing()[jobid_] = LeafHold{at_, duration_, kind_ == AllocKind::kOrElse};
+            if (held_leaves != 0)
+                record.add_leaf_hold(jobid_, LeafHold{at_, duration_, held_leaves, kind_ == AllocKind::kOrElse});
             if (!own_is_exclusivity) {
                 record.add_x_span(jobid_, at_, duration_);
             }

@@ -5,7 +5,8 @@
 // the same jobs in its tags, allocations and reservations, and the same
 // free units at every time. The requests include plain `core[N]` (a walk
 // that reaches the cores without the slot's test at their parent) and
-// whole nodes, on sockets of 4 cores (each socket may hold its cores).
+// whole nodes, on sockets of 4 cores (each socket may hold its cores, all
+// or some).
 #include <gtest/gtest.h>
 
 #include <random>
@@ -134,6 +135,31 @@ TEST(LeafHolds, ALeafReadsItsParentsHold) {
     for (EdgeId e : m.graph.out(parent)) EXPECT_EQ(m.store.avail(m.graph.target(e), 1, 0, 10), 1);
     m.expect_nothing_held();
     EXPECT_TRUE(m.store.find(parent)->leaf_holds()->empty());
+}
+
+// A job taking some of a parent's leaves holds those only: the parent's
+// other leaves stay free, and a second job's hold on them is its own.
+TEST(LeafHolds, APartialHoldNamesItsLeaves) {
+    Matcher m(machine_recipe(1, 1, 1, 4), "low");
+    m.traverser->set_leaf_holds(true);
+    ASSERT_FALSE(m.match(slot_cores(1, 10)).empty());
+    ASSERT_FALSE(m.match(slot_cores(2, 20)).empty());
+    VertexId socket = m.graph.by_type(m.graph.types().find("socket")).front();
+    ASSERT_NE(m.store.find(socket)->leaf_holds(), nullptr);
+    EXPECT_EQ(m.store.find(socket)->leaf_holds()->size(), 2u);
+    int taken_now = 0, taken_later = 0;
+    for (EdgeId e : m.graph.out(socket)) {
+        VertexId core = m.graph.target(e);
+        EXPECT_EQ(m.store.find(core), nullptr);
+        taken_now += m.store.avail(core, 1, 0, 5) == 0;
+        taken_later += m.store.avail(core, 1, 12, 5) == 0;
+    }
+    EXPECT_EQ(taken_now, 3);    // jobs 1 and 2
+    EXPECT_EQ(taken_later, 2);  // job 2 only
+    ASSERT_TRUE(m.traverser->cancel(2).ok());
+    int taken_after = 0;
+    for (EdgeId e : m.graph.out(socket)) taken_after += m.store.avail(m.graph.target(e), 1, 0, 5) == 0;
+    EXPECT_EQ(taken_after, 1);
 }
 
 }  // namespace
