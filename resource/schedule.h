@@ -154,6 +154,13 @@ struct VertexSchedule {
             if ((entry.second.leaves & mask) != 0 && entry.second.overlaps(at, d)) return true;
         return false;
     }
+    // Whether any hold here overlaps [at, at+d).
+    bool leaf_holds_overlap(Time at, Time d) const {
+        if (!holds_) return false;
+        for (auto& entry : holds_->map)
+            if (entry.second.overlaps(at, d)) return true;
+        return false;
+    }
     // Removes the job's hold, if any.
     void remove_leaf_hold(JobId job) {
         if (!holds_ || holds_->map.erase(job) == 0) return;

@@ -177,6 +177,9 @@ public:
     // Visit counters of the last walk (for -e and `cancel N stats`).
     uint64_t preorder() const { return preorder_; }
     uint64_t postorder() const { return postorder_; }
+    // How many times a free node's recorded slots stood for its walk
+    // (dfu_free_slots.cc; tests).
+    uint64_t free_slot_replays() const { return free_slot_replays_; }
     // How many selections the ordered walk decided (tests, benchmarks).
     uint64_t ordered_selections() const { return ordered_selections_; }
     // How many leaf visits took the shortcut of dfu_leaf_visit.cc (none
@@ -286,6 +289,30 @@ private:
     bool aux_visit(VertexId v, SubsystemId s, size_t slot, const std::vector<JobResource>& list);
     void dom_slot(VertexId u, const std::vector<JobResource>& shape, uint32_t nslots, ScoreSet& scores,
                   bool below = false, bool owned = false);
+    // ---- free-node slots, recorded and replayed (dfu_free_slots.cc) --------
+    struct FreeSlots {
+        bool valid = false;
+        TypeId type = kNoId;
+        uint64_t order_stamp = 0;
+        int64_t first_score = 0;
+        uint64_t preorder = 0, postorder = 0, dfv_calls = 0, leaf_visits = 0;
+        int64_t per_share = 0;
+        std::vector<OrderStep> steps;
+        std::vector<EGroup> slots;
+    };
+    struct FreeSlotsCapture {
+        uint64_t preorder = 0, postorder = 0, dfv_calls = 0, leaf_visits = 0, ties = 0;
+        size_t steps = 0, stopped = 0, tallies = 0;
+        bool record_steps = false;
+    };
+    static constexpr uint32_t kNoRecord = UINT32_MAX;
+    bool free_slots_apply(VertexId u, const std::vector<JobResource>& shape, uint32_t nslots) const;
+    bool first_leaf_score(VertexId u, int64_t& score) const;
+    FreeSlots* free_slots_record(VertexId u, bool create);
+    bool free_slots_replay(VertexId u, const std::vector<JobResource>& shape, uint32_t nslots, ScoreSet& scores);
+    FreeSlotsCapture free_slots_begin();
+    void free_slots_end(VertexId u, const std::vector<JobResource>& shape, const FreeSlotsCapture& c,
+                        const std::vector<EGroup>* slots);
     // ---- a slot's members walked best id first (dfu_slot_ordered.cc) -------
     // false: not applicable, explore_down() scores every member.
     bool ordered_slot(VertexId u, const std::vector<JobResource>& shape, uint32_t nslots, ScoreSet& scores);
@@ -450,6 +477,9 @@ private:
     bool full_update_ = true;
     bool leaf_holds_ = false;  // set_leaf_holds()
     bool in_hold_ = false;     // upd(): the parent holds the leaf being updated
+    std::vector<uint32_t> free_slots_at_;  // per vertex: its FreeSlots index, or kNoRecord
+    std::vector<FreeSlots> free_slots_;
+    uint64_t free_slot_replays_ = 0;
     int level_ = 0;
     int64_t reweight_time_ = 0;
     std::vector<int64_t> amounts_;  // upd(): a subtree span's amounts

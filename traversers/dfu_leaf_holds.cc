@@ -20,6 +20,8 @@ namespace rq {
 
 void DfuTraverser::set_leaf_holds(bool on) {
     if (on == leaf_holds_) return;
+    free_slots_.clear();  // recorded while holds were on (dfu_free_slots.cc)
+    free_slots_at_.clear();
     if (!on) {
         expand_leaf_holds();
         store_.set_hold_slots({});

@@ -430,6 +430,11 @@ bool DfuTraverser::explore_aux(VertexId u, SubsystemId s, size_t slot, const std
 void DfuTraverser::dom_slot(VertexId u, const std::vector<JobResource>& shape, uint32_t nslots, ScoreSet& scores,
                             bool below, bool owned) {
     SubsystemId dom = dominant();
+    // A free node's slots, as recorded (dfu_free_slots.cc).
+    const bool recordable = !below && !owned && free_slots_apply(u, shape, nslots);
+    if (recordable && free_slots_replay(u, shape, nslots, scores)) return;
+    FreeSlotsCapture capture;
+    if (recordable) capture = free_slots_begin();
     ScoreSet slot_scores;
     if (below)
         explore_below(u, shape, slot_scores, nslots);
@@ -476,6 +481,7 @@ void DfuTraverser::dom_slot(VertexId u, const std::vector<JobResource>& shape, u
             for (int64_t got = 0; got < needs[m];) {
                 if (evals == nullptr || cursor[m] >= evals->groups.size()) {
                     message_ += "dom_slot: not enough slots.\n";
+                    if (recordable) free_slots_end(u, shape, capture, nullptr);
                     return;
                 }
                 const EGroup& h = evals->groups[cursor[m]++];
@@ -486,6 +492,7 @@ void DfuTraverser::dom_slot(VertexId u, const std::vector<JobResource>& shape, u
         }
         slots.push_back(std::move(g));
     }
+    if (recordable) free_slots_end(u, shape, capture, &slots);
     scores.add_all(dom, types::kSlot, slots);
 }
 

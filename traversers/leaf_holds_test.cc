@@ -6,7 +6,8 @@
 // free units at every time. The requests include plain `core[N]` (a walk
 // that reaches the cores without the slot's test at their parent) and
 // whole nodes, on sockets of 4 cores (each socket may hold its cores, all
-// or some).
+// or some). Under `first` the traverser with holds also replays the slots
+// of free sockets (dfu_free_slots.cc), which the one without never does.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -68,7 +69,7 @@ void expect_same_records(const Matcher& with, const Matcher& without, const std:
 
 TEST(LeafHolds, MatchAsPerLeafRecordsDoAndWriteOutToThem) {
     std::mt19937_64 rng(2611);
-    uint64_t holds_seen = 0;
+    uint64_t holds_seen = 0, replays = 0;
     for (int round = 0; round < 60 && !::testing::Test::HasFailure(); ++round) {
         const char* policy = round % 3 == 0 ? "low" : round % 3 == 1 ? "first" : "high";
         Matcher with(machine_recipe(1, 3, 2, 4), policy);
@@ -98,6 +99,8 @@ TEST(LeafHolds, MatchAsPerLeafRecordsDoAndWriteOutToThem) {
             for (VertexId v = 0; v < with.graph.num_vertices(); ++v)
                 if (const VertexSchedule* r = with.store.find(v); r && r->leaf_holds()) holds_seen += r->leaf_holds()->size();
         }
+        replays += with.traverser->free_slot_replays();
+        EXPECT_EQ(without.traverser->free_slot_replays(), 0u);
         with.traverser->set_leaf_holds(false);
         expect_same_records(with, without, std::string(policy) + " round " + std::to_string(round));
         // Both release the same: nothing is left once every job is gone.
@@ -108,6 +111,7 @@ TEST(LeafHolds, MatchAsPerLeafRecordsDoAndWriteOutToThem) {
         with.expect_nothing_held();
     }
     EXPECT_GT(holds_seen, 100u);  // the walks really recorded holds
+    EXPECT_GT(replays, 20u);      // and replayed free sockets' slots (dfu_free_slots.cc)
 }
 
 // A held leaf reads as taken over the hold's window only, and its
