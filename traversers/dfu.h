@@ -476,7 +476,6 @@ private:
     MatchWriter* writer_ = nullptr;
     bool full_update_ = true;
     bool leaf_holds_ = false;  // set_leaf_holds()
-    bool in_hold_ = false;     // upd(): the parent holds the leaf being updated
     std::vector<uint32_t> free_slots_at_;  // per vertex: its FreeSlots index, or kNoRecord
     std::vector<FreeSlots> free_slots_;
     uint64_t free_slot_replays_ = 0;

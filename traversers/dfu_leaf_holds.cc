@@ -105,8 +105,9 @@ uint64_t DfuTraverser::leaves_taken(VertexId u, bool mod) const {
     return taken;
 }
 
-// upd() of a leaf its parent holds: the counts and the emission upd()
-// gives an exclusive leaf of size 1 taken whole, and no record.
+// upd() of a leaf its parent holds, called in the parent's upd(): the
+// counts and the emission upd() gives an exclusive leaf of size 1 taken
+// whole (one level below the parent), and no record.
 int64_t DfuTraverser::upd_held_leaf(VertexId u, bool parent_excl, TypeCounts& out) {
     set_colour(0, u, kBlack);
     add_if_tracked(specs_.front(), out, graph_.type(u), graph_.size(u));

@@ -60,7 +60,6 @@ bool DfuTraverser::has_exclusivity(VertexId u, const VertexSchedule& record, Job
 
 int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool parent_excl,
                           TypeCounts& out) {
-    if (in_hold_) return upd_held_leaf(u, parent_excl, out);
     bool mod = shadow || is_exclusive_type(graph_.type(u));
     x = x || mod;
     ++level_;
@@ -70,11 +69,21 @@ int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool p
     // Only dominant edges are followed (auxiliary subsystems are never
     // updated). In shadow mode every child is taken; otherwise only the
     // edges the selection marked, in out-edge order.
+    // Only leaves taken, each whole: one hold at u instead of their records.
+    const uint64_t held_leaves = leaf_holds_ ? leaves_taken(u, mod) : 0;
     auto follow = [&](EdgeId e) {
         VertexId v = graph_.target(e);
         if (graph_.subsystem(e) != dominant() || colour(0, v) != kWhite) return;
         const EdgeMarks& m = graph_.marks(e);
         if (m.seq != seq_ && !mod) return;
+        if (held_leaves != 0) {
+            // A leaf of u's hold: what upd() of it emits and counts, and no
+            // record. A leaf has no subtree plan, so reweight() leaves its
+            // edge as it is.
+            n += upd_held_leaf(v, x, below);
+            writer_->edge(graph_, e, x);
+            return;
+        }
         bool xv = m.exclusive || mod;
         int64_t nv = mod ? graph_.size(v) : m.needs;
         int64_t k = upd(v, nv, xv, mod, x, below);
@@ -84,9 +93,6 @@ int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool p
             n += k;
         }
     };
-    // Only leaves taken, each whole: one hold at u instead of their records.
-    const uint64_t held_leaves = leaf_holds_ ? leaves_taken(u, mod) : 0;
-    in_hold_ = held_leaves != 0;
     if (mod) {
         for (EdgeId e : graph_.out(u)) follow(e);
     } else if (scans_selected(u)) {
@@ -102,7 +108,6 @@ int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool p
         auto [first, last] = selected_children(u);
         for (const EdgeId* e = first; e != last; ++e) follow(*e);
     }
-    in_hold_ = false;
     set_colour(0, u, kBlack);
 
     const PruneSpec& spec = specs_.front();
