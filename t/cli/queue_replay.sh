@@ -108,6 +108,15 @@ printf -- '- {submit: 0, runtime: 5, request: "cpus=3", name: r}\n' >pool.yaml
 out=$("$RQ" --resource "cpus=range(0-3)" --replay pool.yaml 2>&1)
 expect_contains "yaml pool request" "1,r,default,0,0,5,0,5,5,3,completed,worker0" "$out"
 
+# Graph jobs and a pool request in one list: the replay's leaf holds
+# (docs/matching.md "Leaf holds") are written out before the pool matcher
+# reads the cores, so the request waits for b's cores, as without holds.
+printf -- '- {submit: 0, runtime: 10, size: 4, name: a}\n- {submit: 0, runtime: 3, size: 4, name: b}\n- {submit: 1, runtime: 5, request: "cpus=4", name: p}\n' >mixed.yaml
+out=$("$RQ" -L "$M" --replay mixed.yaml 2>&1)
+expect_contains "pool request after graph jobs" "3,p,default,1,3,8,2,5,5,4,completed,node0" "$out"
+exhaustive=$("$RQ" -L "$M" --replay mixed.yaml --replay-exhaustive 2>&1 | grep -v '^SUMMARY')
+expect_contains "same without leaf holds" "$(printf '%s\n' "$out" | grep -v '^SUMMARY')" "$exhaustive"
+
 # SIGINT (or SIGTERM) stops a replay: the summary so far, marked partial,
 # and the shell's exit status for the signal. The trace is far too long to
 # end first (conservative, 200,000 jobs queueing on 8 cores); the signal is
