@@ -99,8 +99,7 @@ void ScoreSet::add(SubsystemId s, TypeId t, EGroup group) {
     evals.groups.push_back(std::move(group));
 }
 
-void ScoreSet::add_all(SubsystemId s, TypeId t, std::vector<EGroup>& groups) {
-    if (groups.empty()) return;
+TypeEvals& ScoreSet::slot_for(SubsystemId s, TypeId t, const std::vector<EGroup>& groups) {
     TypeEvals& evals = slot(s, t);
     for (const EGroup& g : groups) {
         if (g.qualified()) evals.qualified = saturating_add(evals.qualified, g.count);
@@ -108,8 +107,20 @@ void ScoreSet::add_all(SubsystemId s, TypeId t, std::vector<EGroup>& groups) {
     }
     reuse_spare(evals.groups);
     evals.groups.reserve(evals.groups.size() + groups.size());
+    return evals;
+}
+
+void ScoreSet::add_all(SubsystemId s, TypeId t, std::vector<EGroup>& groups) {
+    if (groups.empty()) return;
+    TypeEvals& evals = slot_for(s, t, groups);
     for (auto& g : groups) evals.groups.push_back(std::move(g));
     groups.clear();
+}
+
+void ScoreSet::add_copies(SubsystemId s, TypeId t, const std::vector<EGroup>& groups) {
+    if (groups.empty()) return;
+    TypeEvals& evals = slot_for(s, t, groups);
+    evals.groups.insert(evals.groups.end(), groups.begin(), groups.end());
 }
 
 void ScoreSet::merge_into(ScoreSet& parent) {

@@ -94,6 +94,9 @@ public:
     // add() of each of `groups` in order (moved from; left empty): one
     // lookup of (s, t) for the SIZE slots a slot request packs.
     void add_all(SubsystemId s, TypeId t, std::vector<EGroup>& groups);
+    // add_all() of copies of `groups` (a recorded packing,
+    // traversers/dfu_free_slots.cc).
+    void add_copies(SubsystemId s, TypeId t, const std::vector<EGroup>& groups);
     // How many choices on this thread sorted two candidates that compare
     // equal (their order then depends on the order they were found in). A
     // keep proof that lets a walk find its candidates in another order
@@ -133,6 +136,8 @@ public:
 
 private:
     TypeEvals& slot(SubsystemId s, TypeId t);
+    // slot(s, t) with `groups` counted in and room reserved for them.
+    TypeEvals& slot_for(SubsystemId s, TypeId t, const std::vector<EGroup>& groups);
     // The (s, t) entry the last lookup landed on, or null.
     const TypeEvals* remembered(SubsystemId s, TypeId t) const;
 

@@ -100,9 +100,7 @@ bool DfuTraverser::free_slots_replay(VertexId u, const std::vector<JobResource>&
         if (record_steps_) order_walk_.steps.push_back(step);
     }
     if (record_steps_) order_walk_.tallies.push_back({u, EarlyStop::Shares{record->per_share, nslots}});
-    std::vector<EGroup>& slots = slot_scratch_;
-    slots.assign(record->slots.begin(), record->slots.end());
-    scores.add_all(dominant(), types::kSlot, slots);
+    scores.add_copies(dominant(), types::kSlot, record->slots);
     ++free_slot_replays_;
     return true;
 }
