@@ -31,7 +31,7 @@ int64_t ScheduleStore::avail(VertexId v, int64_t size, Time at, Time d) const {
     }
     if (a > 0 && v < hold_slot_.size() && hold_slot_[v].parent != kNoVertex) {
         const VertexSchedule* parent = find(hold_slot_[v].parent);
-        if (parent != nullptr && parent->leaf_held_during(hold_slot_[v].bit, at, d)) return 0;
+        if (parent != nullptr && parent->leaves_held_during(uint64_t(1) << hold_slot_[v].bit, at, d)) return 0;
     }
     return a;
 }

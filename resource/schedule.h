@@ -145,20 +145,13 @@ struct VertexSchedule {
         holds_->any |= hold.leaves;
     }
     void clear_leaf_holds() { holds_.reset(); }
-    // Whether a hold here of leaf `bit` overlaps [at, at+d). A leaf no
-    // hold names (the union of their bits) is answered without the scan.
-    bool leaf_held_during(uint32_t bit, Time at, Time d) const {
-        const uint64_t mask = uint64_t(1) << bit;
+    // Whether a hold here naming one of the leaves in `mask` overlaps
+    // [at, at+d). Leaves no hold names (the union of their bits) are
+    // answered without the scan.
+    bool leaves_held_during(uint64_t mask, Time at, Time d) const {
         if (!holds_ || (holds_->any & mask) == 0) return false;
         for (auto& entry : holds_->map)
             if ((entry.second.leaves & mask) != 0 && entry.second.overlaps(at, d)) return true;
-        return false;
-    }
-    // Whether any hold here overlaps [at, at+d).
-    bool leaf_holds_overlap(Time at, Time d) const {
-        if (!holds_) return false;
-        for (auto& entry : holds_->map)
-            if (entry.second.overlaps(at, d)) return true;
         return false;
     }
     // Removes the job's hold, if any.

@@ -148,10 +148,10 @@ public:
     void reweight_at_now(const std::vector<EdgeId>& edges);
 
     // Leaf holds (dfu_leaf_holds.cc, docs/matching.md "Leaf holds"): while
-    // on, a job taking leaves of a vertex is recorded once at that vertex. For a caller that only matches and cancels (a replay);
-    // turning them off writes every hold out as per-leaf records.
+    // on, a job taking leaves of a vertex is recorded once at that vertex.
+    // For a caller that only matches and cancels (a replay); turning them
+    // off writes every hold out as per-leaf records.
     void set_leaf_holds(bool on);
-    bool leaf_holds() const { return leaf_holds_; }
 
     // `update`: applies an allocation given as R (reader "jgf",
     // "jgf_shorthand" or "rv1exec") for [at, at+duration) and emits it
@@ -291,7 +291,6 @@ private:
                   bool below = false, bool owned = false);
     // ---- free-node slots, recorded and replayed (dfu_free_slots.cc) --------
     struct FreeSlots {
-        bool valid = false;
         TypeId type = kNoId;
         uint64_t order_stamp = 0;
         int64_t first_score = 0;

@@ -57,7 +57,7 @@ bool DfuTraverser::free_slots_apply(VertexId u, const std::vector<JobResource>& 
     }
     if (children == 0 || nslots <= children) return false;
     const VertexSchedule* record = store_.find(u);
-    return record == nullptr || !record->leaf_holds_overlap(at_, duration_);
+    return record == nullptr || !record->leaves_held_during(~uint64_t(0), at_, duration_);
 }
 
 // The first leaf's score as the policy gives it now; false if it states none.
@@ -85,7 +85,7 @@ DfuTraverser::FreeSlots* DfuTraverser::free_slots_record(VertexId u, bool create
 bool DfuTraverser::free_slots_replay(VertexId u, const std::vector<JobResource>& shape, uint32_t nslots,
                                      ScoreSet& scores) {
     FreeSlots* record = free_slots_record(u, false);
-    if (record == nullptr || !record->valid || record->type != shape.front().type ||
+    if (record == nullptr || record->type != shape.front().type ||
         record->order_stamp != graph_.order_stamp(u))
         return false;
     int64_t score = 0;
@@ -127,7 +127,6 @@ void DfuTraverser::free_slots_end(VertexId u, const std::vector<JobResource>& sh
                       order_walk_.tallies.size() == c.tallies + 1 && first_leaf_score(u, score);
     if (keep) {
         FreeSlots& record = *free_slots_record(u, true);
-        record.valid = true;
         record.type = shape.front().type;
         record.order_stamp = graph_.order_stamp(u);
         record.first_score = score;

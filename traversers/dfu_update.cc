@@ -66,11 +66,11 @@ int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool p
     set_colour(0, u, kGrey);
     TypeCounts below;
     int64_t n = 0;
+    // Only leaves taken, each whole: one hold at u instead of their records.
+    const uint64_t held_leaves = leaf_holds_ ? leaves_taken(u, mod) : 0;
     // Only dominant edges are followed (auxiliary subsystems are never
     // updated). In shadow mode every child is taken; otherwise only the
     // edges the selection marked, in out-edge order.
-    // Only leaves taken, each whole: one hold at u instead of their records.
-    const uint64_t held_leaves = leaf_holds_ ? leaves_taken(u, mod) : 0;
     auto follow = [&](EdgeId e) {
         VertexId v = graph_.target(e);
         if (graph_.subsystem(e) != dominant() || colour(0, v) != kWhite) return;
