@@ -98,6 +98,11 @@ void ResourceCollector::vertex(const ResourceGraph& graph, const VertexEmission&
 }
 
 void ResourceCollector::edge(const ResourceGraph& graph, EdgeId e, bool) {
+    // An edge into a leaf keeps its weight: only edges to vertices with a
+    // subtree plan are re-weighted (spec/traversal.md §4.4), and a leaf has
+    // none. Skipped, as a weight seen before: a replay takes thousands of
+    // cores a match.
+    if (graph.is_leaf(graph.target(e))) return;
     if (e >= shadow_.size()) {
         shadow_.resize(e + 1u, 0);
         seen_.resize(e + 1u, false);

@@ -75,7 +75,8 @@ public:
     // (DfuTraverser::cancel_held). Moves the list out.
     std::vector<VertexId> take_held() { return std::move(held_); }
     const std::vector<VertexId>& held() const { return held_; }
-    // The edges the update walk took (and re-weighted), in its order.
+    // The edges the update walk took (and re-weighted), in its order; not
+    // those into leaves, which no update re-weights.
     std::vector<EdgeId> take_held_edges() { return std::move(held_edges_); }
     // Off: only count cores (no names are built; a replay without events).
     void keep_names(bool on) { keep_names_ = on; }

@@ -223,6 +223,8 @@ void Simulator::keep_changeable_steps(QueueJob::KeepProof& proof) {
     }
     for (size_t i = 0; i < out; ++i) mark[steps[i].parent] = 0;
     for (VertexId p : proof.fixed) mark[p] = 0;
+    proof.fixed.insert(proof.fixed.end(), proof.walk.fixed.begin(), proof.walk.fixed.end());
+    proof.walk.fixed = {};
     steps.resize(out);
     std::stable_sort(steps.begin(), steps.end(), [](const auto& a, const auto& b) { return a.parent < b.parent; });
     std::sort(proof.fixed.begin(), proof.fixed.end());

@@ -138,6 +138,11 @@ public:
         std::vector<OrderStep> steps;
         std::vector<VertexId> stopped;
         std::vector<OrderTally> tallies;
+        // Vertices whose visited children have no subtree plan (so their
+        // order never changes), stepped into but whose steps were only
+        // counted (a free node's replayed slots, dfu_free_slots.cc).
+        std::vector<VertexId> fixed;
+        size_t folded_steps = 0;
         bool tied = false;  // a choice of the walk sorted equal candidates
         bool complete = false;
     };
@@ -295,20 +300,19 @@ private:
         uint64_t order_stamp = 0;
         int64_t first_score = 0;
         uint64_t preorder = 0, postorder = 0, dfv_calls = 0, leaf_visits = 0;
-        int64_t per_share = 0;
         std::vector<OrderStep> steps;
         std::vector<EGroup> slots;
     };
     struct FreeSlotsCapture {
         uint64_t preorder = 0, postorder = 0, dfv_calls = 0, leaf_visits = 0, ties = 0;
-        size_t steps = 0, stopped = 0, tallies = 0;
+        size_t steps = 0, stopped = 0, tallies = 0, fixed = 0, folded_steps = 0;
         bool record_steps = false;
     };
     static constexpr uint32_t kNoRecord = UINT32_MAX;
     bool free_slots_apply(VertexId u, const std::vector<JobResource>& shape, uint32_t nslots) const;
     bool first_leaf_score(VertexId u, int64_t& score) const;
     FreeSlots* free_slots_record(VertexId u, bool create);
-    bool free_slots_replay(VertexId u, const std::vector<JobResource>& shape, uint32_t nslots, ScoreSet& scores);
+    bool free_slots_replay(VertexId u, const std::vector<JobResource>& shape, ScoreSet& scores);
     FreeSlotsCapture free_slots_begin();
     void free_slots_end(VertexId u, const std::vector<JobResource>& shape, const FreeSlotsCapture& c,
                         const std::vector<EGroup>* slots);

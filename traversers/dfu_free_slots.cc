@@ -45,19 +45,23 @@ bool DfuTraverser::free_slots_apply(VertexId u, const std::vector<JobResource>& 
     if (!member_is_plain_unit(shape) || !Planner::valid_window(at_, duration_)) return false;
     const TypeId type = shape.front().type;
     if (jobspec_->constraint && (type == types::kNode || type == types::kStorageNode)) return false;
-    const std::vector<HoldSlot>& slots = store_.hold_slots();
+    // The cheap tests first: most visits of a partly taken machine fail
+    // them (a small request, a node with a hold in the window).
     uint32_t children = 0;
+    for (EdgeId e : graph_.out(u))
+        if (graph_.subsystem(e) == dominant()) ++children;
+    if (children == 0 || nslots <= children) return false;
+    const VertexSchedule* record = store_.find(u);
+    if (record != nullptr && record->leaves_held_during(~uint64_t(0), at_, duration_)) return false;
+    const std::vector<HoldSlot>& slots = store_.hold_slots();
     for (EdgeId e : graph_.out(u)) {
         if (graph_.subsystem(e) != dominant()) continue;
         VertexId v = graph_.target(e);
         if (v >= slots.size() || slots[v].parent != u || graph_.type(v) != type || !graph_.is_up(v) ||
             store_.find(v) != nullptr || colour(0, v) != kWhite)
             return false;
-        ++children;
     }
-    if (children == 0 || nslots <= children) return false;
-    const VertexSchedule* record = store_.find(u);
-    return record == nullptr || !record->leaves_held_during(~uint64_t(0), at_, duration_);
+    return true;
 }
 
 // The first leaf's score as the policy gives it now; false if it states none.
@@ -82,7 +86,7 @@ DfuTraverser::FreeSlots* DfuTraverser::free_slots_record(VertexId u, bool create
     return &free_slots_[i];
 }
 
-bool DfuTraverser::free_slots_replay(VertexId u, const std::vector<JobResource>& shape, uint32_t nslots,
+bool DfuTraverser::free_slots_replay(VertexId u, const std::vector<JobResource>& shape,
                                      ScoreSet& scores) {
     FreeSlots* record = free_slots_record(u, false);
     if (record == nullptr || record->type != shape.front().type ||
@@ -95,11 +99,15 @@ bool DfuTraverser::free_slots_replay(VertexId u, const std::vector<JobResource>&
     dfv_calls_ += record->dfv_calls;
     leaf_visits_ += record->leaf_visits;
     note_order_read(u);
-    for (const OrderStep& step : record->steps) {
-        set_colour(0, graph_.target(step.edge), kBlack);
-        if (record_steps_) order_walk_.steps.push_back(step);
+    for (const OrderStep& step : record->steps) set_colour(0, graph_.target(step.edge), kBlack);
+    // The steps name u's leaves, which have no subtree plan: no update
+    // re-weights their edges, so a keep proof drops them and lists u as
+    // fixed (Simulator::keep_changeable_steps); u's tally is read only
+    // where an order changed. Counted, not copied.
+    if (record_steps_) {
+        order_walk_.fixed.push_back(u);
+        order_walk_.folded_steps += record->steps.size();
     }
-    if (record_steps_) order_walk_.tallies.push_back({u, EarlyStop::Shares{record->per_share, nslots}});
     scores.add_copies(dominant(), types::kSlot, record->slots);
     ++free_slot_replays_;
     return true;
@@ -115,6 +123,8 @@ DfuTraverser::FreeSlotsCapture DfuTraverser::free_slots_begin() {
     c.steps = order_walk_.steps.size();
     c.stopped = order_walk_.stopped.size();
     c.tallies = order_walk_.tallies.size();
+    c.fixed = order_walk_.fixed.size();
+    c.folded_steps = order_walk_.folded_steps;
     c.record_steps = record_steps_;
     record_steps_ = true;  // the record needs the steps; dropped below if the walk keeps none
     return c;
@@ -135,7 +145,6 @@ void DfuTraverser::free_slots_end(VertexId u, const std::vector<JobResource>& sh
         record.dfv_calls = dfv_calls_ - c.dfv_calls;
         record.leaf_visits = leaf_visits_ - c.leaf_visits;
         record.steps.assign(order_walk_.steps.begin() + static_cast<std::ptrdiff_t>(c.steps), order_walk_.steps.end());
-        record.per_share = order_walk_.tallies.back().shares.per_share;
         record.slots.assign(slots->begin(), slots->end());
     }
     record_steps_ = c.record_steps;
@@ -143,6 +152,8 @@ void DfuTraverser::free_slots_end(VertexId u, const std::vector<JobResource>& sh
         order_walk_.steps.resize(c.steps);
         order_walk_.stopped.resize(c.stopped);
         order_walk_.tallies.resize(c.tallies);
+        order_walk_.fixed.resize(c.fixed);
+        order_walk_.folded_steps = c.folded_steps;
     }
 }
 

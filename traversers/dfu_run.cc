@@ -83,8 +83,13 @@ bool DfuTraverser::surely_short(int64_t at) const {
         TypeId t = top->plan.type(i);
         int64_t need = totals_lookup(t);
         if (need <= 0) continue;
-        // The sum below the root's children (the root's own aggregate is
-        // the walk's first test anyway).
+        // The root's own aggregate first: the sum below bounds it from
+        // below (a sum of minima over the window is at most the minimum of
+        // the sum), so when the root is short the sum is too, and one query
+        // answers what a scan of every child would (a reservation's first
+        // try, at now, on a busy machine).
+        auto own = top->plan.planner(i).avail_during(at, duration_);
+        if (own.ok() && *own < need) return true;
         auto sum = children_free_bound(root, t, at, kShortLevels - 1, need);
         if (!sum) return false;
         if (*sum < need) return true;
@@ -188,7 +193,7 @@ void DfuTraverser::begin_order_reads() {
 
 DfuTraverser::OrderWalk DfuTraverser::take_order_walk() {
     // The root is visited by select_once() itself, every other vertex by a step.
-    order_walk_.complete = record_steps_ && !other_walk_ && dfv_calls_ == order_walk_.steps.size() + 1;
+    order_walk_.complete = record_steps_ && !other_walk_ && dfv_calls_ == order_walk_.steps.size() + order_walk_.folded_steps + 1;
     order_walk_.tied = ScoreSet::ties() != walk_ties_;
     return std::move(order_walk_);
 }

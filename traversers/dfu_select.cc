@@ -50,6 +50,8 @@ Errc DfuTraverser::select_once(std::vector<JobResource>& resources, int64_t at, 
         order_walk_.steps.clear();
         order_walk_.stopped.clear();
         order_walk_.tallies.clear();
+        order_walk_.fixed.clear();
+        order_walk_.folded_steps = 0;
         dfv_calls_ = 0;
         other_walk_ = false;
         walk_ties_ = ScoreSet::ties();

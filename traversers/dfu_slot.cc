@@ -12,7 +12,7 @@ void DfuTraverser::dom_slot(VertexId u, const std::vector<JobResource>& shape, u
     SubsystemId dom = dominant();
     // A free node's slots, as recorded (dfu_free_slots.cc).
     const bool recordable = !below && !owned && free_slots_apply(u, shape, nslots);
-    if (recordable && free_slots_replay(u, shape, nslots, scores)) return;
+    if (recordable && free_slots_replay(u, shape, scores)) return;
     FreeSlotsCapture capture;
     if (recordable) capture = free_slots_begin();
     ScoreSet slot_scores;
