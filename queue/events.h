@@ -63,6 +63,7 @@ public:
     // before handing it here: a shadow of the weights tells whether this
     // match changed any (the child order of later matches).
     void edge(const ResourceGraph& graph, EdgeId e, bool) override;
+    bool reads_leaf_edges() const override { return false; }
     Status flush(std::ostream&) override { return ok_status(); }
     void reset() override;
     // Finishes the collected list and returns it (valid until reset()),

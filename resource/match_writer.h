@@ -33,6 +33,10 @@ public:
     virtual ~MatchWriter() = default;
     virtual void vertex(const ResourceGraph& graph, const VertexEmission& v) = 0;
     virtual void edge(const ResourceGraph& graph, EdgeId e, bool parent_exclusive) = 0;
+    // False for a writer whose edge() ignores edges into leaves (the
+    // queue's collector): the update walk then spares it a call per leaf
+    // it holds at the parent (traversers/dfu_leaf_holds.cc).
+    virtual bool reads_leaf_edges() const { return true; }
     // The job's time window (find: 0, 0).
     virtual void time(int64_t start, int64_t end) {}
     // A job attribute (the jobspec's queue).

@@ -478,6 +478,7 @@ private:
     std::vector<VertexId> taken_;  // vertices take_whole gave a span in this update
     MatchWriter* writer_ = nullptr;
     bool full_update_ = true;
+    bool leaf_edges_ = true;  // writer_->reads_leaf_edges(), for the update walk
     bool leaf_holds_ = false;  // set_leaf_holds()
     std::vector<uint32_t> free_slots_at_;  // per vertex: its FreeSlots index, or kNoRecord
     std::vector<FreeSlots> free_slots_;

@@ -8,6 +8,7 @@ namespace rq {
 bool DfuTraverser::update(JobId jobid, MatchWriter& writer, bool full) {
     jobid_ = jobid;
     writer_ = &writer;
+    leaf_edges_ = writer.reads_leaf_edges();
     full_update_ = full;
     reset_colours();
     sort_selected();
@@ -81,7 +82,7 @@ int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool p
             // record. A leaf has no subtree plan, so reweight() leaves its
             // edge as it is.
             n += upd_held_leaf(v, x, below);
-            writer_->edge(graph_, e, x);
+            if (leaf_edges_) writer_->edge(graph_, e, x);
             return;
         }
         bool xv = m.exclusive || mod;
