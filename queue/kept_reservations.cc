@@ -276,22 +276,25 @@ bool Simulator::same_walk_order(const QueueJob& job, VertexId u, uint32_t held_b
     // did, after the same children.
     auto tally = std::find_if(walk.tallies.begin(), walk.tallies.end(), [&](const auto& t) { return t.parent == u; });
     const bool any_order = !walk.tied && tally != walk.tallies.end();
-    // The steps at u by edge: a sorted scratch array (kept between calls)
-    // rather than a hash map built per call. An edge stepped twice keeps
-    // its first step, as emplace into a map did.
-    auto& visited = visited_steps_;
-    visited.clear();
+    // The steps at u by edge: a per-edge array kept between calls, all
+    // null outside them (the loop below asks it once per child of u, a
+    // thousand at a cluster's root). An edge stepped twice keeps its
+    // first step, as emplace into a map did.
+    auto& step_at = step_at_edge_;
+    if (step_at.size() < traverser_.graph().edge_capacity()) step_at.resize(traverser_.graph().edge_capacity(), nullptr);
     size_t wanted = 0;
     for (auto it = first; it != last; ++it) {
-        visited.emplace_back(it->edge, &*it);
+        if (step_at[it->edge] == nullptr) step_at[it->edge] = &*it;
         if (it->ok) ++wanted;
     }
-    std::stable_sort(visited.begin(), visited.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    auto step_of = [&](EdgeId e) -> const DfuTraverser::OrderStep* {
-        auto at = std::lower_bound(visited.begin(), visited.end(), e,
-                                   [](const auto& v, EdgeId key) { return v.first < key; });
-        return at != visited.end() && at->first == e ? at->second : nullptr;
-    };
+    struct Unmark {  // every return leaves the array null again
+        std::vector<const DfuTraverser::OrderStep*>& at;
+        DfuTraverser::OrderWalk::Steps::const_iterator first, last;
+        ~Unmark() {
+            for (auto it = first; it != last; ++it) at[it->edge] = nullptr;
+        }
+    } unmark{step_at, first, last};
+    auto step_of = [&](EdgeId e) -> const DfuTraverser::OrderStep* { return e < step_at.size() ? step_at[e] : nullptr; };
     auto next = first;  // in walk order: the next step that found something
     auto skip_vain = [&] {
         while (next != last && !next->ok) ++next;

@@ -212,7 +212,7 @@ private:
     bool same_walk_order(const QueueJob& job, VertexId u, uint32_t held_bits);
     bool surely_empty(VertexId v, const QueueJob& job) const;
     bool held_overlap(VertexId v, uint32_t held_bits, const QueueJob& job) const;
-    std::vector<std::pair<EdgeId, const DfuTraverser::OrderStep*>> visited_steps_;  // same_walk_order's scratch
+    std::vector<const DfuTraverser::OrderStep*> step_at_edge_;  // same_walk_order's scratch, all null between calls
     std::vector<uint32_t> read_mask_, hold_mask_;
     std::vector<uint8_t> parent_mark_;  // keep_changeable_steps' scratch, all 0 between calls
     uint32_t slots_used_ = 0;

@@ -135,7 +135,8 @@ public:
         EarlyStop::Shares shares;
     };
     struct OrderWalk {
-        std::vector<OrderStep> steps;
+        using Steps = std::vector<OrderStep>;
+        Steps steps;
         std::vector<VertexId> stopped;
         std::vector<OrderTally> tallies;
         // Vertices whose visited children have no subtree plan (so their
