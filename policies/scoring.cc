@@ -130,6 +130,14 @@ void ScoreSet::merge_into(ScoreSet& parent) {
             TypeEvals& to = parent.slot(sub.subsystem, evals.type);
             to.qualified = saturating_add(to.qualified, evals.qualified);
             to.total = saturating_add(to.total, evals.total);
+            // Into an empty list with less room: take the whole array (the
+            // root hands its thousands of candidates to the walk's outer
+            // set this way, instead of moving each once more).
+            if (to.groups.empty() && to.groups.capacity() <= evals.groups.capacity()) {
+                to.groups.swap(evals.groups);
+                evals.groups.clear();
+                continue;
+            }
             // Grow by doubling at least: a node's candidates arrive one
             // merge at a time, thousands of them on a large match.
             size_t need = to.groups.size() + evals.groups.size();
