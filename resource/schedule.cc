@@ -30,8 +30,14 @@ int64_t ScheduleStore::avail(VertexId v, int64_t size, Time at, Time d) const {
         a = *own;
     }
     if (a > 0 && v < hold_slot_.size() && hold_slot_[v].parent != kNoVertex) {
-        const VertexSchedule* parent = find(hold_slot_[v].parent);
-        if (parent != nullptr && parent->leaves_held_during(uint64_t(1) << hold_slot_[v].bit, at, d)) return 0;
+        const HoldSlot slot = hold_slot_[v];
+        const VertexSchedule* parent = find(slot.parent);
+        const uint64_t bit = uint64_t(1) << slot.bit;
+        if (parent == nullptr || !parent->any_leaf_held(bit)) return a;
+        HeldMask& m = held_mask_;
+        if (m.parent != slot.parent || m.stamp != parent->holds_stamp() || m.at != at || m.d != d)
+            m = {slot.parent, parent->holds_stamp(), at, d, parent->leaves_held_mask(at, d)};
+        if ((m.mask & bit) != 0) return 0;
     }
     return a;
 }

@@ -7,6 +7,7 @@
 // are created on first use; an untouched vertex costs one null pointer.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -143,6 +144,7 @@ struct VertexSchedule {
         if (!holds_) holds_ = std::make_unique<HoldTable>();
         holds_->map[job] = hold;
         holds_->any |= hold.leaves;
+        holds_->stamp = next_hold_stamp();
     }
     void clear_leaf_holds() { holds_.reset(); }
     // Whether a hold here naming one of the leaves in `mask` overlaps
@@ -154,9 +156,23 @@ struct VertexSchedule {
             if ((entry.second.leaves & mask) != 0 && entry.second.overlaps(at, d)) return true;
         return false;
     }
+    // The leaves named by holds overlapping [at, at+d), one bit each.
+    uint64_t leaves_held_mask(Time at, Time d) const {
+        uint64_t mask = 0;
+        if (holds_)
+            for (auto& entry : holds_->map)
+                if (entry.second.overlaps(at, d)) mask |= entry.second.leaves;
+        return mask;
+    }
+    // Whether some hold names one of `mask`'s leaves (at any time).
+    bool any_leaf_held(uint64_t mask) const { return holds_ && (holds_->any & mask) != 0; }
+    // Changes with every change of the holds here, never repeating (0:
+    // none): what ScheduleStore::avail's cache is keyed by.
+    uint64_t holds_stamp() const { return holds_ ? holds_->stamp : 0; }
     // Removes the job's hold, if any.
     void remove_leaf_hold(JobId job) {
         if (!holds_ || holds_->map.erase(job) == 0) return;
+        holds_->stamp = next_hold_stamp();
         holds_->any = 0;
         for (auto& entry : holds_->map) holds_->any |= entry.second.leaves;
     }
@@ -169,8 +185,15 @@ private:
     std::unique_ptr<Exclusivity> x_;
     struct HoldTable {
         LeafHolds map;
-        uint64_t any = 0;  // the union of the holds' leaves
+        uint64_t any = 0;    // the union of the holds' leaves
+        uint64_t stamp = 0;  // next_hold_stamp() at the last change
     };
+    // One counter for every table, so that a table made anew never
+    // repeats a stamp an earlier one at the same place had.
+    static uint64_t next_hold_stamp() {
+        static std::atomic<uint64_t> counter{0};
+        return counter.fetch_add(1, std::memory_order_relaxed) + 1;
+    }
     std::unique_ptr<HoldTable> holds_;
 };
 
@@ -258,6 +281,17 @@ public:
 private:
     VertexSlots<VertexSchedule> records_;
     std::vector<HoldSlot> hold_slot_;
+    // avail() of a held leaf: the leaves its parent's holds name over the
+    // window, for the last (parent, holds' stamp, window) asked. A walk
+    // asks for a socket's cores one after another, each scanning the
+    // same holds before.
+    struct HeldMask {
+        VertexId parent = kNoVertex;
+        uint64_t stamp = 0;
+        Time at = 0, d = 0;
+        uint64_t mask = 0;
+    };
+    mutable HeldMask held_mask_;
     std::vector<VertexId>* label_log_ = nullptr;
     std::vector<VertexSlots<SubtreePlan>> subtree_;
 };
