@@ -134,8 +134,7 @@ void ScoreSet::merge_into(ScoreSet& parent) {
             // root hands its thousands of candidates to the walk's outer
             // set this way, instead of moving each once more).
             if (to.groups.empty() && to.groups.capacity() <= evals.groups.capacity()) {
-                to.groups.swap(evals.groups);
-                evals.groups.clear();
+                to.groups.swap(evals.groups);  // leaves this list the empty one
                 continue;
             }
             // Grow by doubling at least: a node's candidates arrive one

@@ -147,15 +147,6 @@ struct VertexSchedule {
         holds_->stamp = next_hold_stamp();
     }
     void clear_leaf_holds() { holds_.reset(); }
-    // Whether a hold here naming one of the leaves in `mask` overlaps
-    // [at, at+d). Leaves no hold names (the union of their bits) are
-    // answered without the scan.
-    bool leaves_held_during(uint64_t mask, Time at, Time d) const {
-        if (!holds_ || (holds_->any & mask) == 0) return false;
-        for (auto& entry : holds_->map)
-            if ((entry.second.leaves & mask) != 0 && entry.second.overlaps(at, d)) return true;
-        return false;
-    }
     // The leaves named by holds overlapping [at, at+d), one bit each.
     uint64_t leaves_held_mask(Time at, Time d) const {
         uint64_t mask = 0;

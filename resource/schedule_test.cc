@@ -118,7 +118,6 @@ TEST(ScheduleStore, HeldLeafAvailabilityFollowsEveryChangeOfItsParentsHolds) {
         return 1;
     };
     const Time windows[][2] = {{0, 10}, {5, 5}, {20, 30}, {100, 1}};
-    int checked = 0;
     for (int step = 0; step < 4000; ++step) {
         VertexId p = static_cast<VertexId>(rng() % kParents);
         VertexSchedule& parent = store.get(p, 1);
@@ -150,10 +149,8 @@ TEST(ScheduleStore, HeldLeafAvailabilityFollowsEveryChangeOfItsParentsHolds) {
         for (VertexId leaf = kParents; leaf < slots.size(); ++leaf) {
             ASSERT_EQ(store.avail(leaf, 1, w[0], w[1]), expected(leaf, w[0], w[1]))
                 << "step " << step << " leaf " << leaf << " window " << w[0] << "+" << w[1];
-            ++checked;
         }
     }
-    EXPECT_EQ(checked, 4000 * kParents * kLeaves);
 }
 
 }  // namespace

@@ -52,7 +52,7 @@ bool DfuTraverser::free_slots_apply(VertexId u, const std::vector<JobResource>& 
         if (graph_.subsystem(e) == dominant()) ++children;
     if (children == 0 || nslots <= children) return false;
     const VertexSchedule* record = store_.find(u);
-    if (record != nullptr && record->leaves_held_during(~uint64_t(0), at_, duration_)) return false;
+    if (record != nullptr && record->leaves_held_mask(at_, duration_) != 0) return false;
     const std::vector<HoldSlot>& slots = store_.hold_slots();
     for (EdgeId e : graph_.out(u)) {
         if (graph_.subsystem(e) != dominant()) continue;
