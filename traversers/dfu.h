@@ -387,6 +387,13 @@ private:
     void release_own(VertexId u, VertexSchedule* record, JobId jobid, std::map<TypeId, int64_t>& released);
     // Reduces the job's spans on each vertex of `up` by the amounts given.
     Status shrink_up(JobId jobid, const std::map<VertexId, std::map<TypeId, int64_t>>& up);
+    // What release_vertex(u) would give back, without releasing; `done`
+    // holds the vertices earlier calls counted (release_vertex() erases
+    // their tags and spans, so a later one finds nothing there).
+    void would_release(VertexId u, JobId jobid, std::unordered_set<VertexId>& done,
+                       std::map<TypeId, int64_t>& released) const;
+    // Whether shrink_up() can take `up` off the job's subtree spans.
+    Status check_shrink(JobId jobid, const std::map<VertexId, std::map<TypeId, int64_t>>& up) const;
     Status shrink_ancestors(JobId jobid, const std::map<int64_t, VertexId>& rank_root,
                             const std::map<int64_t, std::map<TypeId, int64_t>>& released);
     // Detaches every root and its dominant descendants from the graph.

@@ -84,6 +84,47 @@ Status DfuTraverser::shrink_ancestors(JobId jobid, const std::map<int64_t, Verte
     return shrink_up(jobid, up);
 }
 
+void DfuTraverser::would_release(VertexId u, JobId jobid, std::unordered_set<VertexId>& done,
+                                 std::map<TypeId, int64_t>& released) const {
+    if (!done.insert(u).second) return;
+    std::vector<VertexId> todo{u};
+    while (!todo.empty()) {
+        VertexId v = todo.back();
+        todo.pop_back();
+        const VertexSchedule* record = store_.find(v);
+        if (record == nullptr) continue;
+        for (EdgeId e : graph_.out(v)) {
+            if (graph_.subsystem(e) != dominant()) continue;
+            const VertexSchedule* child = store_.find(graph_.target(e));
+            if (child != nullptr && child->tags.count(jobid) != 0 && done.insert(graph_.target(e)).second)
+                todo.push_back(graph_.target(e));
+        }
+        if (auto a = record->allocations.find(jobid); a != record->allocations.end())
+            if (const Span* span = record->plan.span(a->second)) released[graph_.type(v)] += span->amount;
+    }
+}
+
+Status DfuTraverser::check_shrink(JobId jobid, const std::map<VertexId, std::map<TypeId, int64_t>>& up) const {
+    for (auto& [a, amounts] : up) {
+        const VertexSchedule* record = store_.find(a);
+        const SubtreePlan* sub = store_.subtree(a, 0);
+        if (record == nullptr || sub == nullptr || record->tags.count(jobid) == 0) continue;
+        auto span = sub->job2span.find(jobid);
+        if (span == sub->job2span.end()) continue;
+        for (size_t i = 0; i < sub->plan.size(); ++i) {
+            auto held = sub->plan.span_amount(span->second, i);
+            auto found = amounts.find(sub->plan.type(i));
+            int64_t by = found == amounts.end() ? 0 : found->second;
+            if (held && by > *held)
+                return partial_error("partial_cancel: job " + std::to_string(jobid) + " holds " +
+                                     std::to_string(*held) + " " + graph_.types().name(sub->plan.type(i)) +
+                                     " below " + std::string(graph_.name(a)) + ", fewer than the R releases (" +
+                                     std::to_string(by) + ").\n");
+        }
+    }
+    return ok_status();
+}
+
 Status DfuTraverser::shrink_up(JobId jobid, const std::map<VertexId, std::map<TypeId, int64_t>>& up) {
     // Step 3: reduce the job's subtree spans type by type; a span with
     // nothing left is forgotten together with the job's tag.
@@ -161,6 +202,25 @@ Result<bool> DfuTraverser::partial_cancel(JobId jobid, const std::string& reader
         }
     }
 
+    // Checked first (a failed partial cancel leaves the job as it was): an
+    // ancestor's span must hold what the release takes off it, which an
+    // R applied with a vertex its edges do not reach (no tag, no share in
+    // the ancestors' spans) breaks.
+    VertexId root = graph_.root(dominant());
+    if (const VertexSchedule* top = store_.find(root); top != nullptr && top->tags.count(jobid) != 0) {
+        std::unordered_set<VertexId> done;
+        std::map<VertexId, std::map<TypeId, int64_t>> would;
+        for (VertexId v : plan.vertices) {
+            std::map<TypeId, int64_t> released;
+            would_release(v, jobid, done, released);
+            for (EdgeId p : edges_to_root(v)) {
+                auto& acc = would[graph_.source(p)];
+                for (auto& [t, n] : released) acc[t] += n;
+            }
+        }
+        RQ_TRY(check_shrink(jobid, would));
+    }
+
     // What each released vertex gave back counts on all its ancestors. The
     // reference (§13 step 2) walks up from one vertex per rank, the one
     // with the shortest path, and counts the whole rank there: when the
@@ -177,7 +237,6 @@ Result<bool> DfuTraverser::partial_cancel(JobId jobid, const std::string& reader
         }
     }
 
-    VertexId root = graph_.root(dominant());
     const VertexSchedule* root_record = store_.find(root);
     if (root_record == nullptr || root_record->tags.count(jobid) == 0) {
         // Not applied through the dominant tree: release own spans only.

@@ -45,6 +45,27 @@ expect_contains "foreign JGF refused" "error encountered while removing job 1" "
 expect_eq "the refused one lists something held" 28 "$(printf '%s\n' "$out" | held_after)"
 expect_eq "refused partial cancel changes nothing" "$base" "$(printf '%s\n' "$out" | grep -v '^partial_cancel:' | sed -n '/JOBID=1/,$p')"
 
+# An R applied with `update` whose edges miss one of its cores (one core's
+# edge given twice instead): that core holds a span but no tag and no
+# share in the ancestors' spans, so the partial cancel of the same R
+# would take more off the ancestors than they hold. Refused before any
+# release (the REPL fuzzer found it changing state before failing).
+python3 - J.json >Jskew.json <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+g = doc["graph"]
+cores = [n["id"] for n in g["nodes"] if n["metadata"]["type"] == "core"]
+for e in g["edges"]:
+    if e["target"] == cores[1]:
+        e["target"] = cores[0]
+json.dump(doc, sys.stdout)
+PY
+base=$(printf 'update allocate jgf Jskew.json 3 0 3600\nfind sched-now=allocated\nquit\n' | "$RQ" -L "$G" 2>/dev/null | sed -n '/JOBID=3/,$p')
+out=$(printf 'update allocate jgf Jskew.json 3 0 3600\npartial-cancel 3 jgf Jskew.json\nfind sched-now=allocated\nquit\n' | "$RQ" -L "$G" 2>err)
+expect_contains "skewed R refused" "fewer than the R releases" "$(cat err) $out"
+expect_eq "the skewed R's job still holds its vertices" 28 "$(printf '%s\n' "$out" | held_after)"
+expect_eq "refused skewed partial cancel changes nothing" "$base" "$(printf '%s\n' "$out" | grep -v '^partial_cancel:' | sed -n '/JOBID=3/,$p')"
+
 # Randomized: jobs, partial cancels with printed R subsets, cancels; model check.
 for seed in 1 2 3 4 5 6 7 8; do
     mkdir -p "r$seed"
