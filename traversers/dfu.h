@@ -387,6 +387,8 @@ private:
     void release_own(VertexId u, VertexSchedule* record, JobId jobid, std::map<TypeId, int64_t>& released);
     // Reduces the job's spans on each vertex of `up` by the amounts given.
     Status shrink_up(JobId jobid, const std::map<VertexId, std::map<TypeId, int64_t>>& up);
+    template <class Visit>  // dfu_partial.cc
+    void job_below(VertexId u, JobId jobid, std::unordered_set<VertexId>& seen, Visit&& visit) const;
     // What release_vertex(u) would give back, without releasing; `done`
     // holds the vertices earlier calls counted (release_vertex() erases
     // their tags and spans, so a later one finds nothing there).

@@ -40,22 +40,29 @@ Status DfuTraverser::release_vertex(VertexId u, JobId jobid, std::map<TypeId, in
     // only the node carries the rank an rv1exec R names). The reference
     // drops u's tag only, so a later cancel, which walks tagged vertices,
     // never reaches the cores and they stay allocated for ever.
-    std::vector<VertexId> todo{u};
     std::unordered_set<VertexId> seen{u};  // edges in both directions, duplicates
+    job_below(u, jobid, seen, [&](VertexId v) { release_own(v, store_.find(v), jobid, released); });
+    return ok_status();
+}
+
+// u, then every vertex below it that holds the job's tag and is not in
+// `seen` (u is), each once; `visit` sees a vertex after its children were
+// looked up, so it may drop the vertex's tag.
+template <class Visit>
+void DfuTraverser::job_below(VertexId u, JobId jobid, std::unordered_set<VertexId>& seen, Visit&& visit) const {
+    std::vector<VertexId> todo{u};
     while (!todo.empty()) {
         VertexId v = todo.back();
         todo.pop_back();
-        VertexSchedule* record = store_.find(v);
-        if (record == nullptr) continue;
+        if (store_.find(v) == nullptr) continue;
         for (EdgeId e : graph_.out(v)) {
             if (graph_.subsystem(e) != dominant()) continue;
             const VertexSchedule* child = store_.find(graph_.target(e));
             if (child != nullptr && child->tags.count(jobid) != 0 && seen.insert(graph_.target(e)).second)
                 todo.push_back(graph_.target(e));
         }
-        release_own(v, record, jobid, released);
+        visit(v);
     }
-    return ok_status();
 }
 
 void DfuTraverser::release_own(VertexId u, VertexSchedule* record, JobId jobid, std::map<TypeId, int64_t>& released) {
@@ -87,21 +94,11 @@ Status DfuTraverser::shrink_ancestors(JobId jobid, const std::map<int64_t, Verte
 void DfuTraverser::would_release(VertexId u, JobId jobid, std::unordered_set<VertexId>& done,
                                  std::map<TypeId, int64_t>& released) const {
     if (!done.insert(u).second) return;
-    std::vector<VertexId> todo{u};
-    while (!todo.empty()) {
-        VertexId v = todo.back();
-        todo.pop_back();
+    job_below(u, jobid, done, [&](VertexId v) {
         const VertexSchedule* record = store_.find(v);
-        if (record == nullptr) continue;
-        for (EdgeId e : graph_.out(v)) {
-            if (graph_.subsystem(e) != dominant()) continue;
-            const VertexSchedule* child = store_.find(graph_.target(e));
-            if (child != nullptr && child->tags.count(jobid) != 0 && done.insert(graph_.target(e)).second)
-                todo.push_back(graph_.target(e));
-        }
         if (auto a = record->allocations.find(jobid); a != record->allocations.end())
             if (const Span* span = record->plan.span(a->second)) released[graph_.type(v)] += span->amount;
-    }
+    });
 }
 
 Status DfuTraverser::check_shrink(JobId jobid, const std::map<VertexId, std::map<TypeId, int64_t>>& up) const {
