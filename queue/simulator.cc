@@ -31,6 +31,7 @@ Simulator::~Simulator() {
     if (!owns_traverser_) return;
     traverser_.set_span_ends(nullptr);
     traverser_.set_leaf_holds(false);  // the per-leaf records again, for whoever reads them next
+    traverser_.set_deferred_checkers(false);
 }
 
 Event Simulator::event(const QueueJob& job, const char* name) const {

@@ -77,12 +77,14 @@ public:
     // for its leading blocked and reserved jobs when that outcome cannot
     // have changed (see pass()); in the REPL, where `match` and `cancel`
     // interleave, every pass recomputes everything. The traverser's leaf
-    // holds are on while it is owned (traversers/dfu_leaf_holds.cc): only
-    // the selection, the update and the cancel read them.
+    // holds and deferred checkers are on while it is owned
+    // (traversers/dfu_leaf_holds.cc, dfu_deferred_x.cc): only the
+    // selection, the update and the cancel read them.
     void set_owns_traverser(bool on) {
         owns_traverser_ = on;
         reusable_ = false;
         traverser_.set_leaf_holds(on);
+        traverser_.set_deferred_checkers(on);
     }
     ~Simulator();
     uint64_t reused_tries() const { return reused_tries_; }

@@ -158,6 +158,12 @@ public:
     // For a caller that only matches and cancels (a replay); turning them
     // off writes every hold out as per-leaf records.
     void set_leaf_holds(bool on);
+    // Deferred exclusivity checkers (dfu_deferred_x.cc, docs/matching.md
+    // "Deferred checkers"): while on, a match writes no checker span; a
+    // request that could read one, and turning them off, writes out every
+    // span deferred so far. For the same callers as leaf holds.
+    void set_deferred_checkers(bool on);
+    bool checkers_deferred() const { return x_deferred_; }
 
     // `update`: applies an allocation given as R (reader "jgf",
     // "jgf_shorthand" or "rv1exec") for [at, at+duration) and emits it
@@ -490,6 +496,13 @@ private:
     bool full_update_ = true;
     bool leaf_edges_ = true;  // writer_->reads_leaf_edges(), for the update walk
     bool leaf_holds_ = false;  // set_leaf_holds()
+    // set_deferred_checkers(): on; per type, whether a vertex of it may
+    // carry checker spans; per job whose spans wait, its window.
+    bool x_deferred_ = false;
+    std::vector<uint8_t> x_types_;
+    std::unordered_map<JobId, std::pair<int64_t, int64_t>> x_windows_;
+    bool reads_checkers(const std::vector<JobResource>& resources) const;
+    void write_deferred_checkers();
     std::vector<uint32_t> free_slots_at_;  // per vertex: its FreeSlots index, or kNoRecord
     std::vector<FreeSlots> free_slots_;
     uint64_t free_slot_replays_ = 0;

@@ -7,6 +7,7 @@ Status DfuTraverser::cancel_held(JobId jobid, const std::vector<VertexId>& held)
     VertexId root = graph_.root(dominant());
     const VertexSchedule* root_record = store_.find(root);
     if (held.empty() || root_record == nullptr || root_record->tags.count(jobid) == 0) return cancel(jobid);
+    if (x_deferred_) x_windows_.erase(jobid);
     preorder_ = postorder_ = 0;
     bool ok = true;
     for (VertexId v : held) {
@@ -18,6 +19,7 @@ Status DfuTraverser::cancel_held(JobId jobid, const std::vector<VertexId>& held)
 }
 
 Status DfuTraverser::cancel(JobId jobid) {
+    if (x_deferred_) x_windows_.erase(jobid);
     preorder_ = postorder_ = 0;
     reset_colours();
     VertexId root = graph_.root(dominant());

@@ -200,6 +200,7 @@ DfuTraverser::OrderWalk DfuTraverser::take_order_walk() {
 
 MatchResult DfuTraverser::run(Jobspec& jobspec, MatchOp op, JobId jobid, MatchWriter& writer) {
     MatchResult result;
+    if (x_deferred_ && reads_checkers(jobspec.resources)) set_deferred_checkers(false);
     begin_order_reads();
     jobspec_ = &jobspec;
     reweight_time_ = now_;

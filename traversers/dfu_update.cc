@@ -19,6 +19,7 @@ bool DfuTraverser::update(JobId jobid, MatchWriter& writer, bool full) {
     int64_t n = upd(root, root_marks.needs, root_marks.exclusive, is_exclusive_type(graph_.type(root)), false, out);
     writer_ = nullptr;
     if (n <= 0) return false;
+    if (x_deferred_ && full && kind_ != AllocKind::kNoAlloc) x_windows_[jobid] = {at_, duration_};
     writer.time(at_, at_ + duration_);
     if (jobspec_ != nullptr && !jobspec_->queue.empty()) writer.attribute("queue", jobspec_->queue);
     return true;
@@ -139,9 +140,8 @@ int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool p
             record.tags.insert(jobid_);
             if (held_leaves != 0)
                 record.add_leaf_hold(jobid_, LeafHold{at_, duration_, held_leaves, kind_ == AllocKind::kOrElse});
-            if (!own_is_exclusivity) {
-                record.add_x_span(jobid_, at_, duration_);
-            }
+            // Deferred (dfu_deferred_x.cc): written out before anything reads it.
+            if (!own_is_exclusivity && !(x_deferred_ && full_update_)) record.add_x_span(jobid_, at_, duration_);
             SubtreePlan* plan = store_.subtree(u, 0);
             if (plan != nullptr && !below.empty()) {
                 std::vector<int64_t>& amounts = amounts_;  // used before any other upd() call
