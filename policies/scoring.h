@@ -38,20 +38,59 @@ struct EGroup {
     boost::container::small_vector<EdgeEntry, 1> edges;
 
     EGroup() = default;
-    EGroup(const EGroup&) = default;
-    EGroup& operator=(const EGroup&) = default;
+    // Copies and moves by hand: small_vector's own copy and move of its
+    // inline element is a call to memmove, and a walk copies or moves
+    // every candidate into its parent's list (3-4% of a busy replay,
+    // docs/replay-performance.md "Eleventh round"); one edge, by far the
+    // common case, is copied as a plain struct instead.
+    EGroup(const EGroup& o) : score(o.score), count(o.count), exclusive(o.exclusive), root(o.root) {
+        copy_edges(o);
+    }
+    EGroup& operator=(const EGroup& o) {
+        score = o.score, count = o.count, exclusive = o.exclusive, root = o.root;
+        if (this != &o) {
+            edges.clear();
+            copy_edges(o);
+        }
+        return *this;
+    }
     // small_vector's move does not promise noexcept, so a growing
     // std::vector<EGroup> copied every egroup (one copy per candidate per
     // doubling: a fifth of a busy replay pass, docs/replay-performance.md).
     // Moving EdgeEntry (trivial) or stealing the heap
     // buffer cannot throw.
-    EGroup(EGroup&&) noexcept = default;
-    EGroup& operator=(EGroup&&) noexcept = default;
+    EGroup(EGroup&& o) noexcept : score(o.score), count(o.count), exclusive(o.exclusive), root(o.root) {
+        move_edges(o);
+    }
+    EGroup& operator=(EGroup&& o) noexcept {
+        score = o.score, count = o.count, exclusive = o.exclusive, root = o.root;
+        if (this != &o) {
+            edges.clear();
+            move_edges(o);
+        }
+        return *this;
+    }
 
     bool qualified() const { return score > 0; }
 
     // The egroup of one child a visit scored: its score, all it has
     // available, selected through the one edge to it.
+    // Into empty `edges`.
+    void copy_edges(const EGroup& o) {
+        if (o.edges.size() == 1)
+            edges.push_back(o.edges.front());
+        else
+            edges = o.edges;
+    }
+    void move_edges(EGroup& o) noexcept {
+        if (o.edges.size() == 1) {
+            edges.push_back(o.edges.front());
+            o.edges.clear();
+        } else {
+            edges = std::move(o.edges);
+        }
+    }
+
     static EGroup of_child(int64_t score, int64_t avail, bool exclusive, EdgeId e) {
         EGroup group;
         group.score = score;

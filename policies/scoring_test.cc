@@ -147,5 +147,50 @@ TEST(Scoring, AddAllIsAddInTurnAndLookupsAlternateTypes) {
     EXPECT_EQ(all.total_count(kContainment, types::kCore), 1);
 }
 
+// EGroup's hand-written copies and moves (one edge copied as a plain
+// struct) keep every field and every edge, for none, one and several
+// edges, and a group moved from keeps no edge.
+TEST(Scoring, EGroupCopiesAndMovesKeepEveryEdge) {
+    auto group = [](int edges) {
+        EGroup g;
+        g.score = 7 + edges;
+        g.count = 3;
+        g.exclusive = edges % 2 == 1;
+        g.root = edges == 0;
+        for (int i = 0; i < edges; ++i) g.edges.push_back({i + 1, i + 2, i % 2 == 0, static_cast<EdgeId>(10 + i)});
+        return g;
+    };
+    auto same = [](const EGroup& a, const EGroup& b) {
+        if (a.score != b.score || a.count != b.count || a.exclusive != b.exclusive || a.root != b.root) return false;
+        if (a.edges.size() != b.edges.size()) return false;
+        for (size_t i = 0; i < a.edges.size(); ++i)
+            if (a.edges[i].count != b.edges[i].count || a.edges[i].needs != b.edges[i].needs ||
+                a.edges[i].exclusive != b.edges[i].exclusive || a.edges[i].edge != b.edges[i].edge)
+                return false;
+        return true;
+    };
+    for (int n : {0, 1, 3}) {
+        const EGroup original = group(n);
+        EGroup copied(original);
+        EXPECT_TRUE(same(copied, original)) << n;
+        EGroup source(original);
+        EGroup moved(std::move(source));
+        EXPECT_TRUE(same(moved, original)) << n;
+        EXPECT_TRUE(source.edges.empty()) << n;
+        for (int m : {0, 1, 3}) {  // assignments over groups of every size
+            EGroup assigned = group(m);
+            assigned = original;
+            EXPECT_TRUE(same(assigned, original)) << n << " over " << m;
+            EGroup from(original), into = group(m);
+            into = std::move(from);
+            EXPECT_TRUE(same(into, original)) << n << " over " << m;
+        }
+        EGroup self(original);
+        const EGroup& alias = self;
+        self = alias;
+        EXPECT_TRUE(same(self, original)) << n;
+    }
+}
+
 }  // namespace
 }  // namespace rq
