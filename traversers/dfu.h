@@ -424,7 +424,7 @@ private:
     // (dfu_update.cc).
     bool own_span_stands_for_exclusivity(VertexId u) const;
     uint64_t leaves_taken(VertexId u, bool mod) const;  // dfu_leaf_holds.cc
-    int64_t upd_held_leaf(VertexId u, bool parent_excl, TypeCounts& out);
+    int64_t upd_held_leaves(VertexId u, uint64_t leaves, bool parent_excl, TypeCounts& out);
     void expand_leaf_holds();
     // Whether `jobid` holds u's exclusivity: a checker span, or the own
     // span that stands for it.

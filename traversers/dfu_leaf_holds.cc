@@ -105,22 +105,35 @@ uint64_t DfuTraverser::leaves_taken(VertexId u, bool mod) const {
     return taken;
 }
 
-// upd() of a leaf its parent holds, called in the parent's upd(): the
-// counts and the emission upd() gives an exclusive leaf of size 1 taken
-// whole (one level below the parent), and no record.
-int64_t DfuTraverser::upd_held_leaf(VertexId u, bool parent_excl, TypeCounts& out) {
-    set_colour(0, u, kBlack);
-    add_if_tracked(specs_.front(), out, graph_.type(u), graph_.size(u));
+// upd() of the leaves of u its hold names (`leaves`, leaves_taken()),
+// called in u's upd(): in out-edge order, the order every branch of upd()
+// follows, each with the counts and the emission upd() gives an exclusive
+// leaf of size 1 taken whole (one level below u), and no record. A leaf
+// has no subtree plan, so reweight() leaves its edge as it is.
+int64_t DfuTraverser::upd_held_leaves(VertexId u, uint64_t leaves, bool parent_excl, TypeCounts& out) {
+    const std::vector<HoldSlot>& slots = store_.hold_slots();
+    const PruneSpec& spec = specs_.front();
     VertexEmission emission;
-    emission.vertex = u;
     emission.needs = 1;
     emission.exclusive = true;
     emission.parent_exclusive = parent_excl;
     emission.level = level_ + 1;
-    if (const VertexSchedule* record = store_.find(u); record && !record->ephemeral.empty())
-        emission.ephemeral = record->ephemeral.get();
-    writer_->vertex(graph_, emission);
-    return 1;
+    int64_t n = 0;
+    for (EdgeId e : graph_.out(u)) {
+        if (graph_.subsystem(e) != dominant()) continue;
+        VertexId v = graph_.target(e);
+        if ((leaves >> slots[v].bit & 1) == 0) continue;
+        set_colour(0, v, kBlack);
+        add_if_tracked(spec, out, graph_.type(v), graph_.size(v));
+        emission.vertex = v;
+        emission.ephemeral = nullptr;
+        if (const VertexSchedule* record = store_.find(v); record && !record->ephemeral.empty())
+            emission.ephemeral = record->ephemeral.get();
+        writer_->vertex(graph_, emission);
+        if (leaf_edges_) writer_->edge(graph_, e, parent_excl);
+        ++n;
+    }
+    return n;
 }
 
 }  // namespace rq

@@ -519,18 +519,27 @@ void DfuTraverser::sort_selected() {
     if (selected_sorted_) return;
     ++sort_round_;
     if (selected_at_.size() < graph_.num_vertices()) selected_at_.resize(graph_.num_vertices());
+    // A chosen node's cores are marked one after another: the entry of
+    // the previous edge's source is looked up once for all of them.
+    VertexId prev = kNoVertex;
+    SelectedAt* at = nullptr;
     for (EdgeId e : selected_) {
-        SelectedAt& at = selected_at_[graph_.source(e)];
-        if (at.round != sort_round_) at = {sort_round_, 0, 0};
-        ++at.count;
-        at.last = std::max(at.last, graph_.out_position(e));
+        if (VertexId u = graph_.source(e); u != prev) {
+            prev = u;
+            at = &selected_at_[u];
+            if (at->round != sort_round_) *at = {sort_round_, 0, 0};
+        }
+        ++at->count;
+        at->last = std::max(at->last, graph_.out_position(e));
     }
     std::vector<std::pair<uint64_t, EdgeId>>& keyed = sort_scratch_;
     keyed.clear();
+    prev = kNoVertex;
+    bool scanned = true;
     for (EdgeId e : selected_) {
         VertexId u = graph_.source(e);
-        if (!scans_selected(u))
-            keyed.emplace_back(uint64_t{u} << 32 | static_cast<uint32_t>(graph_.out_position(e)), e);
+        if (u != prev) prev = u, scanned = scans_selected(u);
+        if (!scanned) keyed.emplace_back(uint64_t{u} << 32 | static_cast<uint32_t>(graph_.out_position(e)), e);
     }
     std::sort(keyed.begin(), keyed.end());
     wide_selected_.resize(keyed.size());

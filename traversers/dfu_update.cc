@@ -78,14 +78,6 @@ int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool p
         if (graph_.subsystem(e) != dominant() || colour(0, v) != kWhite) return;
         const EdgeMarks& m = graph_.marks(e);
         if (m.seq != seq_ && !mod) return;
-        if (held_leaves != 0) {
-            // A leaf of u's hold: what upd() of it emits and counts, and no
-            // record. A leaf has no subtree plan, so reweight() leaves its
-            // edge as it is.
-            n += upd_held_leaf(v, x, below);
-            if (leaf_edges_) writer_->edge(graph_, e, x);
-            return;
-        }
         bool xv = m.exclusive || mod;
         int64_t nv = mod ? graph_.size(v) : m.needs;
         int64_t k = upd(v, nv, xv, mod, x, below);
@@ -95,7 +87,9 @@ int64_t DfuTraverser::upd(VertexId u, int64_t needs, bool x, bool shadow, bool p
             n += k;
         }
     };
-    if (mod) {
+    if (held_leaves != 0) {
+        n += upd_held_leaves(u, held_leaves, x, below);
+    } else if (mod) {
         for (EdgeId e : graph_.out(u)) follow(e);
     } else if (scans_selected(u)) {
         // Out-edge order; stop after the last selected one.
