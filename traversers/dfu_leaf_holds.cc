@@ -119,12 +119,20 @@ int64_t DfuTraverser::upd_held_leaves(VertexId u, uint64_t leaves, bool parent_e
     emission.parent_exclusive = parent_excl;
     emission.level = level_ + 1;
     int64_t n = 0;
+    // The counts by run of one type (a node's cores): added once a run.
+    TypeId run_type = kNoId;
+    int64_t run_units = 0;
     for (EdgeId e : graph_.out(u)) {
         if (graph_.subsystem(e) != dominant()) continue;
         VertexId v = graph_.target(e);
         if ((leaves >> slots[v].bit & 1) == 0) continue;
         set_colour(0, v, kBlack);
-        add_if_tracked(spec, out, graph_.type(v), graph_.size(v));
+        if (TypeId t = graph_.type(v); t != run_type) {
+            if (run_type != kNoId) add_if_tracked(spec, out, run_type, run_units);
+            run_type = t;
+            run_units = 0;
+        }
+        run_units += graph_.size(v);  // 1: leaves held are of size 1
         emission.vertex = v;
         emission.ephemeral = nullptr;
         if (const VertexSchedule* record = store_.find(v); record && !record->ephemeral.empty())
@@ -133,6 +141,7 @@ int64_t DfuTraverser::upd_held_leaves(VertexId u, uint64_t leaves, bool parent_e
         if (leaf_edges_) writer_->edge(graph_, e, parent_excl);
         ++n;
     }
+    if (run_type != kNoId) add_if_tracked(spec, out, run_type, run_units);
     return n;
 }
 
