@@ -339,12 +339,6 @@ void ResourceGraph::set_weight(EdgeId e, uint64_t w) {
     weight_.set(e, w);
 }
 
-EdgeId ResourceGraph::parent_edge(VertexId v, SubsystemId s) const {
-    for (EdgeId e : in(v))
-        if (edge_sub_[e] == s) return e;
-    return kNoEdge;
-}
-
 VertexId ResourceGraph::root(SubsystemId s) const {
     return s < roots_.size() ? roots_[s] : kNoVertex;
 }

@@ -211,7 +211,11 @@ public:
     uint64_t order_stamp(VertexId v) const { return v < order_stamp_.size() ? order_stamp_[v] : 0; }
 
     // First in-edge of `v` in subsystem `s`, or kNoEdge.
-    EdgeId parent_edge(VertexId v, SubsystemId s) const;
+    EdgeId parent_edge(VertexId v, SubsystemId s) const {  // inline: the selection marks a path up per chosen core
+        for (EdgeId e : in(v))
+            if (edge_sub_[e] == s) return e;
+        return kNoEdge;
+    }
 
     // ---- roots and indexes ------------------------------------------------
     VertexId root(SubsystemId s) const;

@@ -22,12 +22,6 @@ MultiPlanner::MultiPlanner(std::vector<uint16_t> types, std::vector<int64_t> tot
     reset(std::move(types), std::move(totals));
 }
 
-int64_t MultiPlanner::index_of(uint16_t type) const {
-    for (size_t i = 0; i < types_.size(); ++i)
-        if (types_[i] == type) return static_cast<int64_t>(i);
-    return -1;
-}
-
 Status MultiPlanner::check_amounts(const std::vector<int64_t>& amounts) const {
     if (amounts.size() != planners_.size())
         return make_error(Errc::kInvalid,

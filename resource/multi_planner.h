@@ -26,7 +26,12 @@ public:
     size_t size() const { return types_.size(); }
     uint16_t type(size_t i) const { return types_[i]; }
     const Planner& planner(size_t i) const { return planners_[i]; }
-    int64_t index_of(uint16_t type) const;  // -1 if absent
+    // -1 if absent. Inline: the walk asks it at every vertex it visits.
+    int64_t index_of(uint16_t type) const {
+        for (size_t i = 0; i < types_.size(); ++i)
+            if (types_[i] == type) return static_cast<int64_t>(i);
+        return -1;
+    }
 
     // Whether planner i fits amounts[i] during [at, at+d) for every i.
     // False if `amounts` does not have one entry per planner.
