@@ -16,12 +16,6 @@
 namespace rq::testing {
 namespace {
 
-std::string slot_cores(int n, int duration) {
-    return jobspec_yaml("  - type: slot\n    count: " + std::to_string(n) +
-                            "\n    label: s\n    with:\n      - type: core\n        count: 1\n",
-                        duration);
-}
-
 std::string exclusive_node(int duration) {
     return jobspec_yaml("  - type: node\n    count: 1\n    exclusive: true\n    with:\n      - type: slot\n"
                         "        count: 1\n        label: s\n        with:\n          - type: core\n"
@@ -75,25 +69,9 @@ TEST(DeferredCheckers, MatchAsWrittenCheckersDoAndWriteOutToThem) {
         std::vector<JobId> live;
         for (int step = 0; step < 40; ++step) {
             std::string what = std::string(policy) + " round " + std::to_string(round) + " step " + std::to_string(step);
-            if (!live.empty() && std::uniform_int_distribution<int>(0, 3)(rng) == 0) {
-                size_t i = std::uniform_int_distribution<size_t>(0, live.size() - 1)(rng);
-                EXPECT_TRUE(deferring.traverser->cancel(live[i]).ok()) << what;
-                EXPECT_TRUE(writing.traverser->cancel(live[i]).ok()) << what;
-                live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
-                continue;
-            }
-            std::string request = random_request(rng, may_end);
-            MatchOp op = std::uniform_int_distribution<int>(0, 1)(rng) ? MatchOp::kAllocateOrElseReserve
-                                                                         : MatchOp::kAllocate;
-            JobId id = deferring.next;
             bool deferred_before = deferring.traverser->checkers_deferred();
-            MatchResult ra, rb;
-            std::string a = deferring.match(request, op, &ra);
-            std::string b = writing.match(request, op, &rb);
-            ASSERT_EQ(a, b) << what << "\n" << request;
-            ASSERT_EQ(ra.code, rb.code) << what;
-            ASSERT_EQ(ra.at, rb.at) << what;
-            if (ra.ok()) live.push_back(id);
+            ASSERT_TRUE(differential_step(rng, deferring, writing, live,
+                                          [&] { return random_request(rng, may_end); }, what));
             if (deferred_before && !deferring.traverser->checkers_deferred()) {
                 ++ended_by_request;
                 expect_same_checkers(deferring, writing, what + " (deferral ended by this request)");

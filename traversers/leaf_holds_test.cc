@@ -18,12 +18,6 @@
 namespace rq::testing {
 namespace {
 
-std::string slot_cores(int n, int duration) {
-    return jobspec_yaml("  - type: slot\n    count: " + std::to_string(n) +
-                            "\n    label: s\n    with:\n      - type: core\n        count: 1\n",
-                        duration);
-}
-
 std::string plain_cores(int n, int duration) {
     return "version: 1\nresources:\n  - type: core\n    count: " + std::to_string(n) +
            "\ntasks:\n  - command: [app]\n    slot: s\n    count: {per_slot: 1}\n"
@@ -78,24 +72,7 @@ TEST(LeafHolds, MatchAsPerLeafRecordsDoAndWriteOutToThem) {
         std::vector<JobId> live;
         for (int step = 0; step < 40; ++step) {
             std::string what = std::string(policy) + " round " + std::to_string(round) + " step " + std::to_string(step);
-            if (!live.empty() && std::uniform_int_distribution<int>(0, 3)(rng) == 0) {
-                size_t i = std::uniform_int_distribution<size_t>(0, live.size() - 1)(rng);
-                EXPECT_TRUE(with.traverser->cancel(live[i]).ok()) << what;
-                EXPECT_TRUE(without.traverser->cancel(live[i]).ok()) << what;
-                live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
-                continue;
-            }
-            std::string request = random_request(rng);
-            MatchOp op = std::uniform_int_distribution<int>(0, 1)(rng) ? MatchOp::kAllocateOrElseReserve
-                                                                         : MatchOp::kAllocate;
-            JobId id = with.next;
-            MatchResult ra, rb;
-            std::string a = with.match(request, op, &ra);
-            std::string b = without.match(request, op, &rb);
-            ASSERT_EQ(a, b) << what << "\n" << request;
-            ASSERT_EQ(ra.code, rb.code) << what;
-            ASSERT_EQ(ra.at, rb.at) << what;
-            if (ra.ok()) live.push_back(id);
+            ASSERT_TRUE(differential_step(rng, with, without, live, [&] { return random_request(rng); }, what));
             for (VertexId v = 0; v < with.graph.num_vertices(); ++v)
                 if (const VertexSchedule* r = with.store.find(v); r && r->leaf_holds()) holds_seen += r->leaf_holds()->size();
         }

@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <memory>
+#include <random>
 #include <sstream>
 #include <string>
 
@@ -66,6 +68,13 @@ inline std::string cores(int n, int duration = 3600) {
 }
 
 // node[1] -> slot[1] -> socket[1] -> core[n]
+// `n` slots of one core each (a replay's job of n cores).
+inline std::string slot_cores(int n, int duration = 3600) {
+    return jobspec_yaml("  - type: slot\n    count: " + std::to_string(n) +
+                            "\n    label: s\n    with:\n      - type: core\n        count: 1\n",
+                        duration);
+}
+
 inline std::string node_cores(int n, int duration = 3600) {
     return jobspec_yaml("  - type: node\n    count: 1\n    with:\n      - type: slot\n        count: 1\n"
                         "        label: s\n        with:\n          - type: socket\n            count: 1\n"
@@ -147,5 +156,32 @@ struct Matcher {
         return names;
     }
 };
+
+// One step of a differential run of two matchers given the same work (a
+// traverser with a replay's shortcut on, one without): one time in four a
+// live job is cancelled on both; otherwise `next_request()` is matched on
+// both, allocating or else reserving at random, and both must print the
+// same match at the same time. False once a match differed (reported).
+inline bool differential_step(std::mt19937_64& rng, Matcher& a, Matcher& b, std::vector<JobId>& live,
+                              const std::function<std::string()>& next_request, const std::string& what) {
+    if (!live.empty() && std::uniform_int_distribution<int>(0, 3)(rng) == 0) {
+        size_t i = std::uniform_int_distribution<size_t>(0, live.size() - 1)(rng);
+        EXPECT_TRUE(a.traverser->cancel(live[i]).ok()) << what;
+        EXPECT_TRUE(b.traverser->cancel(live[i]).ok()) << what;
+        live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+        return true;
+    }
+    std::string request = next_request();
+    MatchOp op = std::uniform_int_distribution<int>(0, 1)(rng) ? MatchOp::kAllocateOrElseReserve : MatchOp::kAllocate;
+    JobId id = a.next;
+    MatchResult ra, rb;
+    std::string out_a = a.match(request, op, &ra);
+    std::string out_b = b.match(request, op, &rb);
+    EXPECT_EQ(out_a, out_b) << what << "\n" << request;
+    EXPECT_EQ(ra.code, rb.code) << what;
+    EXPECT_EQ(ra.at, rb.at) << what;
+    if (ra.ok()) live.push_back(id);
+    return out_a == out_b && ra.code == rb.code && ra.at == rb.at;
+}
 
 }  // namespace rq::testing
