@@ -75,6 +75,16 @@ struct EGroup {
 
     // The egroup of one child a visit scored: its score, all it has
     // available, selected through the one edge to it.
+    static EGroup of_child(int64_t score, int64_t avail, bool exclusive, EdgeId e) {
+        EGroup group;
+        group.score = score;
+        group.count = avail;
+        group.exclusive = exclusive;
+        group.edges.push_back({avail, avail, exclusive, e});
+        return group;
+    }
+
+private:
     // Into empty `edges`.
     void copy_edges(const EGroup& o) {
         if (o.edges.size() == 1)
@@ -89,15 +99,6 @@ struct EGroup {
         } else {
             edges = std::move(o.edges);
         }
-    }
-
-    static EGroup of_child(int64_t score, int64_t avail, bool exclusive, EdgeId e) {
-        EGroup group;
-        group.score = score;
-        group.count = avail;
-        group.exclusive = exclusive;
-        group.edges.push_back({avail, avail, exclusive, e});
-        return group;
     }
 };
 

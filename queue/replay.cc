@@ -145,8 +145,7 @@ Status replay(DfuTraverser& traverser, const ReplayConfig& config, std::ostream&
             // The pool matcher reads the leaves' own records and writes
             // checker spans of its own (no leaf holds and no deferred
             // checkers from here on, traversers/dfu_leaf_holds.cc, dfu_deferred_x.cc).
-            traverser.set_leaf_holds(false);
-            traverser.set_deferred_checkers(false);
+            traverser.set_replay_shortcuts(false);
             shaped = shapes.shape_by_request(job, *text);
             if (!shaped && shaped.code() == Errc::kUnsatisfiable) {
                 trace.skipped().add(SkipReason::kNeverFits, tj.line);

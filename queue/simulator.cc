@@ -30,8 +30,7 @@ Simulator::Simulator(DfuTraverser& traverser, QueuePolicy policy, EventLog& log,
 Simulator::~Simulator() {
     if (!owns_traverser_) return;
     traverser_.set_span_ends(nullptr);
-    traverser_.set_leaf_holds(false);  // the per-leaf records again, for whoever reads them next
-    traverser_.set_deferred_checkers(false);
+    traverser_.set_replay_shortcuts(false);  // the per-leaf records and checkers again, for whoever reads them next
 }
 
 Event Simulator::event(const QueueJob& job, const char* name) const {

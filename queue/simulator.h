@@ -83,8 +83,7 @@ public:
     void set_owns_traverser(bool on) {
         owns_traverser_ = on;
         reusable_ = false;
-        traverser_.set_leaf_holds(on);
-        traverser_.set_deferred_checkers(on);
+        traverser_.set_replay_shortcuts(on);
     }
     ~Simulator();
     uint64_t reused_tries() const { return reused_tries_; }

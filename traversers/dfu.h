@@ -164,6 +164,12 @@ public:
     // span deferred so far. For the same callers as leaf holds.
     void set_deferred_checkers(bool on);
     bool checkers_deferred() const { return x_deferred_; }
+    // Leaf holds and deferred checkers together, as a replay (a caller
+    // that alone matches and cancels) turns them on and off.
+    void set_replay_shortcuts(bool on) {
+        set_leaf_holds(on);
+        set_deferred_checkers(on);
+    }
 
     // `update`: applies an allocation given as R (reader "jgf",
     // "jgf_shorthand" or "rv1exec") for [at, at+duration) and emits it

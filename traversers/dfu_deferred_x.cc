@@ -47,17 +47,17 @@ bool DfuTraverser::reads_checkers(const std::vector<JobResource>& resources) con
     return false;
 }
 
-// The spans update() would have written: one per job a vertex is tagged
-// with, unless its own span stands for it or it is there already (the
-// pool matcher and `update` write theirs at once).
+// The spans update() would have written: one per deferred job a vertex
+// is tagged with, unless the vertex already holds the job's exclusivity
+// (its own span stands for it, or the pool matcher or `update` wrote the
+// span at once).
 void DfuTraverser::write_deferred_checkers() {
     for (VertexId v = 0; v < graph_.num_vertices() && !x_windows_.empty(); ++v) {
         VertexSchedule* record = store_.find(v);
         if (record == nullptr || record->tags.empty()) continue;
         for (JobId job : record->tags) {
             auto window = x_windows_.find(job);
-            if (window == x_windows_.end() || record->x_spans().count(job) != 0) continue;
-            if (own_span_stands_for_exclusivity(v) && record->holds_own_span(job)) continue;
+            if (window == x_windows_.end() || has_exclusivity(v, *record, job)) continue;
             record->add_x_span(job, window->second.first, window->second.second);
         }
     }
